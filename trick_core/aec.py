@@ -1,0 +1,356 @@
+"""The PettingZoo AEC machinery shared by every game, written once.
+
+``TrickTakingEnv`` owns everything that is not a rule: agents and turn order, the safety that PettingZoo's
+stock wrappers would add (turn order, bounds, legality — built in, because the wrappers cost about ten
+times a lean step), illegal-move handling, rewards and dead steps, seeding, fixed deals and game records,
+replay, cloning and rendering. A game subclass supplies the rules through a handful of hooks, each
+backed by its compiled kernel:
+
+| hook | what it does |
+|---|---|
+| ``_random_deal(rng)`` | a deal drawn from a ``numpy.random.Generator`` (game's own representation) |
+| ``_parse_deal(options)`` | a deal from ``reset`` options; ``ValueError`` naming any problem |
+| ``_deal_options(deal)`` | the ``reset`` options that recreate a deal (cards written out) |
+| ``_start(deal)`` | set up the kernel state for a new hand |
+| ``_current_seat()`` | the seat to act, or -1 when the hand is over |
+| ``_fill_action_mask(out)`` | legal actions of the seat to act, into an int8 array |
+| ``_apply(action)`` | apply a legal action |
+| ``_settlement()`` | units per seat once the hand is over (zero-sum; all zeros when thrown in) |
+| ``_fill_observation(seat, out)`` | that seat's observation vector |
+| ``_render_text()`` | the table as text |
+
+Subclasses also set ``game_name``, ``deck``, ``action_names`` (index = action) and call
+``_setup_spaces``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+OBSERVATION_TYPES = ("observation", "information_state", "perfect")
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+DEAL_OPTION_KEYS = frozenset({"dealer", "hands", "skat", "stock", "record"})
+IGNORED_RESET_KEYS = frozenset({"options"})
+"""PettingZoo's ``api_test`` calls ``reset(options={"options": 1})``; that key alone is tolerated."""
+
+
+class IllegalActionError(ValueError):
+    """An action that is out of range, not legal now, or taken out of turn."""
+
+
+class TrickTakingEnv(AECEnv):
+    """Base class of every environment of the project (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    game_name = "abstract"
+    deck = None
+    action_names: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        num_seats: int,
+        config: dict,
+        render_mode: str | None = None,
+        observation_type: str = "observation",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}; choose from {self.metadata['render_modes']}")
+        if observation_type not in OBSERVATION_TYPES:
+            raise ValueError(f"unknown observation_type {observation_type!r}; choose from {OBSERVATION_TYPES}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"unknown illegal_action {illegal_action!r}; choose from {ILLEGAL_ACTION_MODES}")
+        self.render_mode = render_mode
+        self.observation_type = observation_type
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.config = dict(config)
+        self.num_seats = num_seats
+        self.possible_agents = [f"player_{i}" for i in range(num_seats)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._string_to_action = {s: i for i, s in enumerate(self.action_names)}
+        if len(self._string_to_action) != len(self.action_names):
+            raise RuntimeError(f"{self.game_name}: action strings are not unique")
+        self._np_random = None
+        self._started = False
+        self.agents: list[str] = []
+
+    # ----------------------------------------------------------------- spaces
+
+    def _setup_spaces(self, obs_size: int, obs_high: float) -> None:
+        """Create the spaces once; PettingZoo requires the same object on every call."""
+        self.num_actions = len(self.action_names)
+        self.obs_size = obs_size
+        obs_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(0.0, obs_high, (obs_size,), np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (self.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self._action_mask = np.zeros(self.num_actions, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    # ----------------------------------------------------------------- strings
+
+    def action_to_string(self, action: int) -> str:
+        """The fixed string of an action index (``shared/API.md``)."""
+        if not isinstance(action, (int, np.integer)) or not 0 <= int(action) < len(self.action_names):
+            raise ValueError(f"{self.game_name}: action {action!r} is not in 0..{len(self.action_names) - 1}")
+        return self.action_names[int(action)]
+
+    def string_to_action(self, text: str) -> int:
+        """The action index of a fixed string; cards are matched case-insensitively."""
+        action = self._string_to_action.get(text)
+        if action is None and isinstance(text, str):
+            action = self._string_to_action.get(self._normalise_action_string(text))
+        if action is None:
+            raise ValueError(f"{self.game_name}: unknown action string {text!r}")
+        return action
+
+    def _normalise_action_string(self, text: str) -> str:
+        if ":" in text:
+            head, tail = text.split(":", 1)
+            return f"{head.strip().lower()}:{tail.strip().upper()}"
+        stripped = text.strip()
+        return stripped.upper() if self.deck is not None and self.deck.is_card(stripped) else stripped.lower()
+
+    def legal_actions(self) -> list[int]:
+        """Legal action indices of the agent to act (empty once the hand is over)."""
+        if not self._started or self._current_seat() < 0:
+            return []
+        return np.flatnonzero(self._action_mask).tolist()
+
+    def legal_action_strings(self) -> list[str]:
+        return [self.action_names[a] for a in self.legal_actions()]
+
+    # ----------------------------------------------------------------- reset
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+        deal = self._deal_from_options(options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._deal = deal
+        self._action_history: list[tuple[int, int]] = []
+        self._illegal_seat = -1
+        self._start(deal)
+        self._started = True
+        self._after_action()
+
+    def _deal_from_options(self, options: dict | None):
+        if not options:
+            return self._random_deal(self._np_random)
+        if not isinstance(options, dict):
+            raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
+        unknown = set(options) - DEAL_OPTION_KEYS - IGNORED_RESET_KEYS
+        if unknown:
+            raise ValueError(
+                f"{self.game_name}: unknown reset option(s) {sorted(unknown)}; known: {sorted(DEAL_OPTION_KEYS)}"
+            )
+        if "record" in options:
+            return self._deal_from_record(options["record"])
+        if not set(options) & DEAL_OPTION_KEYS:
+            return self._random_deal(self._np_random)
+        return self._parse_deal(options)
+
+    def _deal_from_record(self, record: dict):
+        if not isinstance(record, dict) or "deal" not in record:
+            raise ValueError("reset option 'record' must be a game record dict with a 'deal'")
+        if record.get("game") != self.game_name:
+            raise ValueError(f"record is of game {record.get('game')!r}, this env plays {self.game_name!r}")
+        rules_config = self._record_config()
+        if record.get("config", rules_config) != rules_config:
+            raise ValueError(f"record config {record.get('config')} differs from this env's {rules_config}")
+        return self._parse_deal(record["deal"])
+
+    def _record_config(self) -> dict:
+        """The options that change the rules (for records); observation settings do not."""
+        return json.loads(json.dumps(self.config))
+
+    # ----------------------------------------------------------------- step
+
+    def step(self, action) -> None:
+        if not self._started:
+            raise RuntimeError(f"{self.game_name}: reset() must be called before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(f"{agent} is done; step(None) is the only move left, got {action!r}")
+            self._was_dead_step(action)
+            return
+        try:
+            legal = self._action_mask[action] == 1
+        except (IndexError, TypeError):
+            legal = False
+        if not legal or isinstance(action, (bool, float, np.floating, np.bool_)):
+            self._illegal(agent, action)
+            return
+        action = int(action)
+        self._action_history.append((self._current_seat(), action))
+        self._cumulative_rewards[agent] = 0.0
+        self._apply(action)
+        self._after_action()
+
+    def _after_action(self) -> None:
+        seat = self._current_seat()
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+            self._fill_action_mask(self._action_mask)
+            return
+        self._action_mask[:] = 0
+        for agent, units in zip(self.possible_agents, self._settlement(), strict=True):
+            self.rewards[agent] = float(units)
+            self._cumulative_rewards[agent] += float(units)
+            self.terminations[agent] = True
+        self.agent_selection = self.possible_agents[self._first_seat_after_end()]
+
+    def _first_seat_after_end(self) -> int:
+        return 0
+
+    def _illegal(self, agent: str, action) -> None:
+        legal = ", ".join(self.legal_action_strings())
+        try:
+            name = repr(self.action_to_string(action))
+        except ValueError:
+            name = "out of range"
+        message = f"{self.game_name}: illegal action {action!r} ({name}) by {agent}; legal now: {legal}"
+        if self.illegal_action == "raise":
+            raise IllegalActionError(message)
+        gymnasium.logger.warn(f"{message}. Terminating with reward {self.illegal_reward} for {agent}.")
+        self._illegal_seat = self.agent_name_mapping[agent]
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+            self.terminations[a] = True
+        self.rewards[agent] = self.illegal_reward
+        self._accumulate_rewards()
+        self._action_mask[:] = 0
+
+    # ----------------------------------------------------------------- observe
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        observation = np.zeros(self.obs_size, dtype=np.float32)
+        self._fill_observation(seat, observation)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask = self._action_mask.copy()
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask}
+
+    # ----------------------------------------------------------------- records
+
+    def game_record(self) -> dict[str, Any]:
+        """JSON-serialisable record: game, config, deal (reset options), actions, result."""
+        actions = [[self.possible_agents[seat], self.action_names[a]] for seat, a in self._action_history]
+        over = self._started and self._current_seat() < 0 and self._illegal_seat < 0
+        result = [float(u) for u in self._settlement()] if over else None
+        return {
+            "game": self.game_name,
+            "config": self._record_config(),
+            "deal": self._deal_options(self._deal),
+            "actions": actions,
+            "result": result,
+        }
+
+    def replay(self, record: dict) -> None:
+        """Reset to the record's deal and play its actions; raise ``ValueError`` on any mismatch."""
+        self.reset(options={"record": record})
+        for agent, action_string in record.get("actions", []):
+            if agent != self.agent_selection:
+                raise ValueError(f"record expects {agent} to act, but it is {self.agent_selection}'s turn")
+            self.step(self.string_to_action(action_string))
+        expected = record.get("result")
+        if expected is not None and self.game_record()["result"] != [float(x) for x in expected]:
+            raise ValueError(f"replayed result {self.game_record()['result']} differs from record {expected}")
+
+    # ----------------------------------------------------------------- inspection
+
+    def clone(self) -> TrickTakingEnv:
+        """An independent copy of the env at this moment (spaces shared, everything mutable copied)."""
+        new = object.__new__(type(self))
+        new.__dict__ = self.__dict__.copy()
+        for key, value in self.__dict__.items():
+            if isinstance(value, np.ndarray):
+                new.__dict__[key] = value.copy()
+            elif isinstance(value, (list, dict, set)) and not key.endswith("_spaces"):
+                new.__dict__[key] = copy.copy(value)
+        new.infos = {a: dict(i) for a, i in self.infos.items()}
+        new._np_random = copy.deepcopy(self._np_random)
+        return new
+
+    # ----------------------------------------------------------------- render
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
+            return None
+        text = self._render_text() if self._started else f"{self.game_name}: not started (call reset)"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return f"{self.game_name}_v0"
+
+    # ----------------------------------------------------------------- hooks
+
+    def _random_deal(self, rng: np.random.Generator):
+        raise NotImplementedError
+
+    def _parse_deal(self, options: dict):
+        raise NotImplementedError
+
+    def _deal_options(self, deal) -> dict:
+        raise NotImplementedError
+
+    def _start(self, deal) -> None:
+        raise NotImplementedError
+
+    def _current_seat(self) -> int:
+        raise NotImplementedError
+
+    def _fill_action_mask(self, out: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _settlement(self):
+        raise NotImplementedError
+
+    def _fill_observation(self, seat: int, out: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _render_text(self) -> str:
+        raise NotImplementedError
+
+
+def check_no_unknown_kwargs(game: str, kwargs: dict) -> None:
+    """Raise ``ValueError`` naming constructor options the game does not know."""
+    if kwargs:
+        raise ValueError(f"{game}: unknown option(s) {sorted(kwargs)}")

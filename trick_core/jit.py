@@ -1,0 +1,120 @@
+"""Numba settings in one place, bit tricks and the project's explicit random-number generator.
+
+Every compiled kernel in the project is declared with ``@njit`` from here (``cache=True`` so that a warm
+start costs no compilation). Kernels never draw from numba's hidden global RNG: they take an explicit
+``rng`` state (a ``uint64[1]`` array, splitmix64), so results are reproducible from a seed and threads
+never share state.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+njit = numba.njit(cache=True, nogil=True)
+"""Decorator for every kernel: ``@njit``."""
+
+njit_parallel = numba.njit(cache=True, nogil=True, parallel=True)
+"""Decorator for the multi-threaded batch kernels (``numba.prange`` inside)."""
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@njit
+def popcount(mask):
+    """Number of set bits of a uint64 mask (SWAR, branch-free)."""
+    x = np.uint64(mask)
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
+
+
+@njit
+def lowest_bit(mask):
+    """Index of the lowest set bit of a non-zero mask."""
+    x = np.uint64(mask)
+    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+@njit
+def nth_bit(mask, n):
+    """Index of the n-th (0-based) set bit of mask, counting from bit 0."""
+    x = np.uint64(mask)
+    for _ in range(n):
+        x &= x - np.uint64(1)
+    return lowest_bit(x)
+
+
+def make_rng(seed: int) -> np.ndarray:
+    """A fresh splitmix64 state for the kernels, from any Python integer seed."""
+    return np.array([np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)], dtype=np.uint64)
+
+
+@njit
+def rng_next(rng):
+    """Next 64 random bits (splitmix64); advances ``rng[0]`` in place."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit
+def rng_below(rng, n):
+    """Uniform integer in ``[0, n)`` (n >= 1); the modulo bias is below 2**-50 for card-game sizes."""
+    return np.int64(rng_next(rng) % np.uint64(n))
+
+
+@njit
+def random_bit(rng, mask):
+    """A uniformly chosen set bit (card) of a non-zero mask."""
+    return nth_bit(mask, rng_below(rng, popcount(mask)))
+
+
+@njit
+def deal_with_constraints(unknown_mask, counts, allowed_masks, rng, out_masks, max_tries):
+    """Deal the cards of ``unknown_mask`` to seats: seat s gets exactly ``counts[s]`` cards, each from
+    ``allowed_masks[s]``. Writes the hands into ``out_masks`` and returns True, or False when no
+    deal was found in ``max_tries`` attempts (the constraints may be unsatisfiable).
+
+    Used to resample hidden cards consistently with what one seat knows (voids shown, cards seen).
+    Each attempt deals the most constrained seat first, which keeps rejections rare; the result is
+    uniform over consistent deals when only counts constrain, and close to uniform otherwise
+    (the usual PIMC practice).
+    """
+    seats = counts.shape[0]
+    for _ in range(max_tries):
+        remaining = np.uint64(unknown_mask)
+        done = np.zeros(seats, dtype=np.bool_)
+        ok = True
+        for _step in range(seats):
+            best = -1
+            best_slack = 1 << 30
+            for s in range(seats):
+                if done[s]:
+                    continue
+                slack = popcount(allowed_masks[s] & remaining) - counts[s]
+                if slack < best_slack:
+                    best_slack = slack
+                    best = s
+            if best_slack < 0:
+                ok = False
+                break
+            pool = allowed_masks[best] & remaining
+            hand = np.uint64(0)
+            for _k in range(counts[best]):
+                card = random_bit(rng, pool)
+                bit = np.uint64(1) << np.uint64(card)
+                hand |= bit
+                pool &= ~bit
+            out_masks[best] = hand
+            remaining &= ~hand
+            done[best] = True
+        if ok and remaining == np.uint64(0):
+            return True
+    return False
