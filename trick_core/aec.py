@@ -15,6 +15,7 @@ backed by its compiled kernel:
 | ``_current_seat()`` | the seat to act, or -1 when the hand is over |
 | ``_fill_action_mask(out)`` | legal actions of the seat to act, into an int8 array |
 | ``_apply(action)`` | apply a legal action |
+| ``_advance(action)`` | optional: apply, refill ``self._action_mask``, return the next seat (one kernel call) |
 | ``_settlement()`` | units per seat once the hand is over (zero-sum; all zeros when thrown in) |
 | ``_fill_observation(seat, out)`` | that seat's observation vector |
 | ``_render_text()`` | the table as text |
@@ -155,7 +156,10 @@ class TrickTakingEnv(AECEnv):
         self._illegal_seat = -1
         self._start(deal)
         self._started = True
-        self._after_action()
+        seat = self._current_seat()
+        if seat >= 0:
+            self._fill_action_mask(self._action_mask)
+        self._after_action(seat)
 
     def _deal_from_options(self, options: dict | None):
         if not options:
@@ -206,16 +210,22 @@ class TrickTakingEnv(AECEnv):
             self._illegal(agent, action)
             return
         action = int(action)
-        self._action_history.append((self._current_seat(), action))
+        self._action_history.append((self.agent_name_mapping[agent], action))
         self._cumulative_rewards[agent] = 0.0
-        self._apply(action)
-        self._after_action()
+        self._after_action(self._advance(action))
 
-    def _after_action(self) -> None:
+    def _advance(self, action: int) -> int:
+        """Apply ``action``, refill ``self._action_mask`` for the next seat, return it (-1: over).
+        Kernels override this with their one-call ``advance``."""
+        self._apply(action)
         seat = self._current_seat()
         if seat >= 0:
-            self.agent_selection = self.possible_agents[seat]
             self._fill_action_mask(self._action_mask)
+        return seat
+
+    def _after_action(self, seat: int) -> None:
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
             return
         self._action_mask[:] = 0
         for agent, units in zip(self.possible_agents, self._settlement(), strict=True):
