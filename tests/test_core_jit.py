@@ -1,0 +1,63 @@
+"""The compiled helpers every kernel uses: bit tricks, the explicit RNG, constrained dealing."""
+
+import numpy as np
+
+from trick_core.jit import (
+    deal_with_constraints,
+    lowest_bit,
+    make_rng,
+    nth_bit,
+    popcount,
+    random_bit,
+    rng_below,
+)
+
+
+def test_bit_helpers_match_python_on_random_masks():
+    rng = np.random.default_rng(1)
+    for _ in range(500):
+        mask = int(rng.integers(1, 2**63)) | (int(rng.integers(0, 2)) << 63)
+        bits = [i for i in range(64) if mask >> i & 1]
+        assert popcount(np.uint64(mask)) == len(bits)
+        assert lowest_bit(np.uint64(mask)) == bits[0]
+        k = int(rng.integers(0, len(bits)))
+        assert nth_bit(np.uint64(mask), k) == bits[k]
+
+
+def test_rng_is_reproducible_and_roughly_uniform():
+    a, b = make_rng(7), make_rng(7)
+    draws_a = [rng_below(a, 6) for _ in range(6000)]
+    draws_b = [rng_below(b, 6) for _ in range(6000)]
+    assert draws_a == draws_b
+    counts = np.bincount(draws_a, minlength=6)
+    assert counts.min() > 850 and counts.max() < 1150
+    assert [rng_below(make_rng(8), 6) for _ in range(20)] != draws_a[:20]
+
+
+def test_random_bit_only_returns_set_bits():
+    rng = make_rng(3)
+    mask = np.uint64(0b1010_0000_0001)
+    seen = {random_bit(rng, mask) for _ in range(200)}
+    assert seen == {0, 9, 11}
+
+
+def test_constrained_deal_respects_counts_and_allowed_masks():
+    rng = make_rng(11)
+    unknown = np.uint64((1 << 24) - 1)
+    counts = np.array([8, 8, 8], dtype=np.int64)
+    # seat 0 is void in cards 0..7, seat 1 may only hold 0..15
+    allowed = np.array([((1 << 24) - 1) & ~0xFF, (1 << 16) - 1, (1 << 24) - 1], dtype=np.uint64)
+    out = np.zeros(3, dtype=np.uint64)
+    for _ in range(100):
+        assert deal_with_constraints(unknown, counts, allowed, rng, out, 100)
+        assert int(out[0]) | int(out[1]) | int(out[2]) == (1 << 24) - 1
+        assert [popcount(m) for m in out] == [8, 8, 8]
+        assert int(out[0]) & 0xFF == 0
+        assert int(out[1]) & ~((1 << 16) - 1) == 0
+
+
+def test_constrained_deal_reports_impossible_constraints():
+    out = np.zeros(2, dtype=np.uint64)
+    allowed = np.array([0b0011, 0b0011], dtype=np.uint64)
+    ok = deal_with_constraints(np.uint64(0b1111), np.array([2, 2]), allowed, make_rng(0), out, 20)
+    assert not ok
