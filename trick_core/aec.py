@@ -202,14 +202,14 @@ class TrickTakingEnv(AECEnv):
                 raise IllegalActionError(f"{agent} is done; step(None) is the only move left, got {action!r}")
             self._was_dead_step(action)
             return
-        try:
-            legal = self._action_mask[action] == 1
-        except (IndexError, TypeError):
-            legal = False
-        if not legal or isinstance(action, (bool, float, np.floating, np.bool_)):
+        if type(action) is not int:
+            if not isinstance(action, np.integer):  # None, bool, float, str...: illegal, named
+                self._illegal(agent, action)
+                return
+            action = int(action)
+        if not 0 <= action < self.num_actions or not self._action_mask[action]:
             self._illegal(agent, action)
             return
-        action = int(action)
         self._action_history.append((self.agent_name_mapping[agent], action))
         self._cumulative_rewards[agent] = 0.0
         self._after_action(self._advance(action))

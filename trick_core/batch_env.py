@@ -1,0 +1,285 @@
+"""The batched environment shared by every game: N hands stepped together in compiled code.
+
+A game's ``batch`` module (``schafkopf_env.batch``, ``knuffeln_env.batch``) builds one of its PettingZoo
+envs from the user's options (so every option is validated, and encoded, exactly as there) and hands
+this class the env, its kernel module and its kernel ``params``. Everything per step happens in the
+compiled loops of ``trick_core.batch_loops``; Python only validates the action array and returns views.
+See ``schafkopf_env.batch`` for the user-facing documentation.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import NamedTuple
+
+import gymnasium
+import numba
+import numpy as np
+
+from . import batch_loops
+from .aec import OBSERVATION_TYPES, TrickTakingEnv
+
+
+class BatchStep(NamedTuple):
+    """What ``reset`` and ``step`` return; every array has one row per hand (``num_envs`` rows)."""
+
+    observation: np.ndarray
+    """``float32 (num_envs, obs_size)``: the observation of the seat to act, encoded as the AEC env's."""
+    action_mask: np.ndarray
+    """``int8 (num_envs, num_actions)``: its legal actions (1 = legal)."""
+    current_player: np.ndarray
+    """``int64 (num_envs,)``: the seat to act in each row (always a seat: ended hands are redealt)."""
+    rewards: np.ndarray
+    """``float32 (num_envs, num_seats)``: per seat, the settlement of a hand that ended in this step."""
+    terminated: np.ndarray
+    """``bool (num_envs,)``: the row's hand ended in this step (its row now holds a new hand)."""
+
+
+def observation_type_code(observation_type: str) -> int:
+    if observation_type not in OBSERVATION_TYPES:
+        raise ValueError(f"unknown observation_type {observation_type!r}; choose from {OBSERVATION_TYPES}")
+    return OBSERVATION_TYPES.index(observation_type)
+
+
+def check_num_threads(num_threads) -> None:
+    if num_threads is not None and (
+        isinstance(num_threads, bool)
+        or not isinstance(num_threads, (int, np.integer))
+        or not 1 <= num_threads <= numba.config.NUMBA_NUM_THREADS
+    ):
+        raise ValueError(
+            f"num_threads must be None (all) or 1..{numba.config.NUMBA_NUM_THREADS}, got {num_threads!r}"
+        )
+
+
+def kernel_params(aec_env: TrickTakingEnv, kernel_module: types.ModuleType) -> np.ndarray:
+    """The kernel params of an AEC env: its rule options (``config``) through the kernel's ``make_params``."""
+    return np.ascontiguousarray(kernel_module.make_params(**aec_env.config), dtype=np.int64)
+
+
+def state_size(aec_env: TrickTakingEnv) -> int:
+    """Length of the kernel state, read from a dealt hand (robust to a size that depends on the rules)."""
+    aec_env.reset(seed=0)
+    return int(aec_env.kernel_state().shape[0])
+
+
+RANDOM_HAND_CHUNKS = 64
+"""``RandomHandPlayer.play`` splits the hands into this many independent random streams, whatever the
+number of threads, so that its result depends on the seed alone."""
+
+
+class RandomHandPlayer:
+    """Deals and plays uniformly random whole hands of one game and configuration in compiled code,
+    without returning to Python between hands (the benchmark kernel, multi-threaded)."""
+
+    def __init__(self, game: str, aec_env: TrickTakingEnv, kernel_module: types.ModuleType) -> None:
+        self.game = game
+        self.num_seats = aec_env.num_seats
+        self._kernel = kernel_module
+        self._params = kernel_params(aec_env, kernel_module)
+        self._state_size = state_size(aec_env)
+
+    def play(self, num_hands: int, seed: int = 0, num_threads: int | None = None) -> np.ndarray:
+        """Play ``num_hands`` hands over ``num_threads`` numba threads (None: all); return the settlement
+        summed per seat. The hands depend on ``seed`` only, not on the number of threads."""
+        if isinstance(num_hands, bool) or not isinstance(num_hands, (int, np.integer)) or num_hands < 0:
+            raise ValueError(f"num_hands must be a non-negative integer, got {num_hands!r}")
+        check_num_threads(num_threads)
+        loops = batch_loops.specialise(self._kernel, self.game, num_threads != 1)
+        sums = np.zeros((RANDOM_HAND_CHUNKS, self.num_seats), dtype=np.float64)
+        batch_loops.set_threads(num_threads)
+        seeds = batch_loops.row_seeds(seed, RANDOM_HAND_CHUNKS)
+        loops.play_random_hands(self._params, int(num_hands), seeds, self._state_size, sums)
+        return sums.sum(axis=0)
+
+
+class BatchEnvCore:
+    """N hands of one game, stepped together (see ``schafkopf_env.batch`` for the API)."""
+
+    def __init__(
+        self,
+        *,
+        game: str,
+        aec_env: TrickTakingEnv,
+        kernel_module: types.ModuleType,
+        num_envs: int,
+        seed: int | None,
+        observation_type: str,
+        num_threads: int | None,
+        copy: bool,
+    ) -> None:
+        """``aec_env``: the game's PettingZoo env built with the user's options (its spaces, action names
+        and rule ``config`` define the batch); ``kernel_module``: that game's kernel."""
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        check_num_threads(num_threads)
+        self.game = game
+        self.num_envs = int(num_envs)
+        self.num_threads = None if num_threads is None else int(num_threads)
+        self.copy = bool(copy)
+        self.observation_type = observation_type
+        self._obs_type = observation_type_code(observation_type)
+        self._aec_env = aec_env
+        self._kernel = kernel_module
+        self._params = kernel_params(aec_env, kernel_module)
+        self.num_seats = aec_env.num_seats
+        self.num_actions = aec_env.num_actions
+        self.obs_size = aec_env.obs_size
+        self.action_names = aec_env.action_names
+        self.possible_agents = list(aec_env.possible_agents)
+        self.single_observation_space = aec_env.observation_space(aec_env.possible_agents[0])
+        self.single_action_space = aec_env.action_space(aec_env.possible_agents[0])
+        self.observation_space = gymnasium.spaces.Box(
+            0.0, self.single_observation_space["observation"].high.max(), (self.num_envs, self.obs_size), np.float32
+        )
+        self.action_space = gymnasium.spaces.MultiDiscrete(np.full(self.num_envs, self.num_actions))
+        self._state_size = state_size(aec_env)
+        parallel = self.num_threads != 1
+        self._loops = batch_loops.specialise(kernel_module, game, parallel)
+        self._sample = (
+            batch_loops.sample_legal_actions_parallel if parallel else batch_loops.sample_legal_actions
+        )
+        n = self.num_envs
+        self._states = np.zeros((n, self._state_size), dtype=np.int64)
+        self._deal_rngs = np.zeros((n, 1), dtype=np.uint64)
+        self._action_rngs = np.zeros((n, 1), dtype=np.uint64)
+        self._observations = np.zeros((n, self.obs_size), dtype=np.float32)
+        self._action_masks = np.zeros((n, self.num_actions), dtype=np.int8)
+        self._current_players = np.zeros(n, dtype=np.int64)
+        self._rewards = np.zeros((n, self.num_seats), dtype=np.float32)
+        self._terminated = np.zeros(n, dtype=bool)
+        self._settlements = np.zeros((n, self.num_seats), dtype=np.float64)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._has_reset = False
+        self._seed(seed)
+
+    def _seed(self, seed: int | None) -> None:
+        seeds = batch_loops.row_seeds(seed, 2 * self.num_envs)
+        self._deal_rngs[:, 0] = seeds[: self.num_envs]
+        self._action_rngs[:, 0] = seeds[self.num_envs :]
+
+    # ------------------------------------------------------------------ the vector-env API
+
+    def reset(self, seed: int | None = None) -> BatchStep:
+        """Deal a new hand in every row (reproducibly from ``seed`` when given)."""
+        if seed is not None:
+            self._seed(seed)
+        batch_loops.set_threads(self.num_threads)
+        self._loops.reset_rows(
+            self._states, self._params, self._deal_rngs, self._obs_type, self._observations,
+            self._action_masks, self._current_players, self._rewards, self._settlements,
+        )
+        self._terminated[:] = False
+        self._has_reset = True
+        return self._result()
+
+    def step(self, actions) -> BatchStep:
+        """Apply one action per row (for that row's seat to act); rows whose hand ends are settled into
+        ``rewards``, flagged in ``terminated`` and dealt a new hand."""
+        self._require_reset()
+        actions = self._checked_actions(actions)
+        batch_loops.set_threads(self.num_threads)
+        self._loops.step_rows(
+            self._states, self._params, self._deal_rngs, actions, self._obs_type, self._observations,
+            self._action_masks, self._current_players, self._rewards, self._terminated, self._settlements,
+        )
+        return self._result()
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action per row, drawn in compiled code from a per-row stream that is
+        separate from the deals' (seeded by ``reset(seed)``/the constructor)."""
+        self._require_reset()
+        out = np.empty(self.num_envs, dtype=np.int64)
+        batch_loops.set_threads(self.num_threads)
+        self._sample(self._action_masks, self._action_rngs, out)
+        return out
+
+    def observe_all(self) -> np.ndarray:
+        """``float32 (num_envs, num_seats, obs_size)``: every seat's observation of its row's hand (e.g.
+        for a centralised critic), in the constructor's ``observation_type``."""
+        self._require_reset()
+        out = np.zeros((self.num_envs, self.num_seats, self.obs_size), dtype=np.float32)
+        batch_loops.set_threads(self.num_threads)
+        self._loops.observe_rows(self._states, self._obs_type, out)
+        return out
+
+    # ------------------------------------------------------------------ kernel states
+
+    def kernel_states(self) -> np.ndarray:
+        """A copy of the ``int64 (num_envs, state_size)`` kernel states (one hand per row)."""
+        return self._states.copy()
+
+    def load_states(self, states, rows=None) -> BatchStep:
+        """Set hands from kernel states (e.g. ``aec_env.unwrapped.kernel_state()`` of envs reset to fixed
+        deals): every row, or the rows listed in ``rows`` (``states`` then has one row per entry). Each
+        must be a hand in progress of this game and configuration. Rewards and ``terminated`` of the
+        returned step are zeros."""
+        rows = np.arange(self.num_envs) if rows is None else self._checked_rows(rows)
+        states = np.asarray(states)
+        expected = (rows.shape[0], self._state_size)
+        if states.shape != expected or not np.issubdtype(states.dtype, np.integer):
+            raise ValueError(
+                f"{self.game}: states must be an integer array of shape {expected}, got {states.dtype} {states.shape}"
+            )
+        loaded = np.ascontiguousarray(states, dtype=np.int64)
+        finished = self._loops.first_finished_row(loaded)
+        if finished >= 0:
+            raise ValueError(f"{self.game}: the hand given for row {rows[finished]} is already over")
+        self._states[rows] = loaded
+        self._loops.refresh_rows(
+            self._states, rows, self._obs_type, self._observations, self._action_masks, self._current_players
+        )
+        self._rewards[:] = 0.0
+        self._terminated[:] = False
+        self._has_reset = True
+        return self._result()
+
+    def _checked_rows(self, rows) -> np.ndarray:
+        array = np.asarray(rows)
+        if array.ndim != 1 or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"{self.game}: rows must be a 1-D integer array, got {array.dtype} {array.shape}")
+        if array.size and (array.min() < 0 or array.max() >= self.num_envs):
+            raise ValueError(f"{self.game}: rows must lie in 0..{self.num_envs - 1}, got {array.tolist()}")
+        if np.unique(array).size != array.size:
+            raise ValueError(f"{self.game}: rows must not repeat, got {array.tolist()}")
+        if not self._has_reset and array.size != self.num_envs:
+            raise RuntimeError(f"{self.game}: reset() (or loading every row) must come before loading some rows")
+        return array.astype(np.int64)
+
+    def action_to_string(self, action: int) -> str:
+        return self._aec_env.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self._aec_env.string_to_action(text)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _require_reset(self) -> None:
+        if not self._has_reset:
+            raise RuntimeError(f"{self.game}: reset() must be called before step()")
+
+    def _checked_actions(self, actions) -> np.ndarray:
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,):
+            raise ValueError(f"{self.game}: actions must have shape ({self.num_envs},), got {array.shape}")
+        if not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"{self.game}: actions must be integers, got dtype {array.dtype}")
+        self._actions[:] = array
+        row = batch_loops.first_illegal_row(self._actions, self._action_masks)
+        if row >= 0:
+            self._raise_illegal(row, int(array[row]))
+        return self._actions
+
+    def _raise_illegal(self, row: int, action: int) -> None:
+        legal = [self.action_names[a] for a in np.flatnonzero(self._action_masks[row])]
+        name = self.action_names[action] if 0 <= action < self.num_actions else "out of range"
+        raise ValueError(
+            f"{self.game}: illegal action {action} ({name}) in row {row} for player_{self._current_players[row]}; "
+            f"legal there: {', '.join(legal)}"
+        )
+
+    def _result(self) -> BatchStep:
+        arrays = (self._observations, self._action_masks, self._current_players, self._rewards, self._terminated)
+        if self.copy:
+            arrays = tuple(a.copy() for a in arrays)
+        return BatchStep(*arrays)
