@@ -1,0 +1,439 @@
+"""Bavarian Schafkopf (``schafkopf_env.bavarian_v0``)
+
+One episode is one hand of four-player Bavarian Schafkopf with the bidding of a "you against three"
+rule card (``shared/rules/bavarian_schafkopf.md``): one round of bids, the called ace or the trump suit,
+eight tricks, settlement in units. The rules run in the compiled kernel ``bavarian_kernel`` (one call
+per step); ``bavarian_reference`` is the plain-Python twin the kernel is tested against.
+
+```python
+import numpy as np
+from schafkopf_env import bavarian_v0
+env = bavarian_v0.env(render_mode="ansi")
+env.reset(seed=0)
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[0])
+    env.step(action)
+```
+
+| | |
+|---|---|
+| Import | `from schafkopf_env import bavarian_v0` |
+| Agents | `player_0` `player_1` `player_2` `player_3` (seat = index; play is clockwise in seat order) |
+| Action space | `Discrete(46)` |
+| Observation space | `Dict(observation=Box(0, 1, (N,), float32), action_mask=Box(0, 1, (46,), int8))` |
+| N | 365 (`observation`), 1453 (`information_state`), 1581 (`perfect`) |
+| Rewards | the settlement in units at the end of the hand (zero-sum); 0 before |
+| Config | `render_mode` (`None`, `"ansi"`, `"human"`); `observation_type` (`"observation"`, |
+| | `"information_state"`, `"perfect"`); `illegal_action` (`"raise"`, `"terminate"`); others: `ValueError` |
+
+## Rules (summary)
+
+32 German cards (`E G H S` × `A 10 K O U 9 8 7`; A 11, 10 10, K 4, O 3, U 2 points: 120), eight per
+seat. Forehand (the seat after the dealer) bids first and leads the first trick.
+
+**Bidding.** One round from forehand: each seat passes or bids a contract higher than the highest bid so
+far (a later seat must bid strictly higher). Ladder: Rufer < Wenz < Solo < Wenz Tout < Solo Tout < Sie.
+Four passes: the hand is thrown in, all rewards zero. A Rufer may only be bid with a legal call, a Solo
+or Solo Tout only with a plain card (not Ober or Unter) of some suit, a Sie only with all four Obers and
+all four Unters. The highest bidder then calls the ace (Rufer: `call:E|G|S`, an ace it does not hold,
+of a suit of which it holds a plain card) or names trump (Solo, Solo Tout: `trump:E|G|H|S`, a suit of
+which it holds a plain card).
+
+**Contracts.** Rufer: trumps are the Obers, the Unters and hearts; the holder of the called ace is the
+declarer's secret partner. Wenz: only the Unters are trumps; Obers rank in their suits `A 10 K O 9 8 7`.
+Solo: Obers, Unters and the chosen suit; alone. Wenz Tout / Solo Tout: as Wenz / Solo, but all eight
+tricks must be won; the first lost trick ends the hand, lost. Sie: wins at once without play.
+
+**Play.** Trumps rank Obers, Unters (each `E > G > H > S`), then the trump suit `A 10 K 9 8 7`. Follow
+the effective suit if you can, otherwise play anything; no obligation to beat or trump. Highest trump
+wins, else the highest card of the suit led; the winner leads next. The called ace (Rufer): it must be
+played the first time its suit is led (even into a trumped trick); before that it may not be discarded
+unless it is the holder's last card; its holder leading the called suit must lead the ace, unless
+holding the ace and at least three other plain cards of the suit (running away). The restrictions end
+once the first trick led in the called suit is complete.
+
+**Scoring.** The declarer's side needs 61 card points. Rufer 1, Wenz and Solo 5 units; Schneider (91
+points, or the defenders 90) +1; Schwarz (all eight tricks to one side) +2 instead; Touts 10 without
+Schneider/Schwarz; Sie 20. Laufende (the consecutive top trumps held from `EO`, or `EU` in a Wenz, by
+either side at the start) add one unit each (two in a Tout, four in a Sie) from three in a Rufer, Solo or
+Solo Tout and from two in a Wenz or Wenz Tout. A Sie is 20 + 8 × 4 = 52. Rufer: each winner gains the
+value and each loser loses it; alone, the declarer gains or loses three times the value.
+
+## Actions
+
+| index | string | meaning |
+|---|---|---|
+| 0..31 | `EA` `E10` `EK` `EO` `EU` `E9` `E8` `E7` `GA` … `S7` | play that card (index = suit × 8 + rank) |
+| 32 | `pass` | pass in the bidding |
+| 33..38 | `rufer` `wenz` `solo` `wenz_tout` `solo_tout` `sie` | bid that contract |
+| 39..41 | `call:E` `call:G` `call:S` | call that ace (Rufer) |
+| 42..45 | `trump:E` `trump:G` `trump:H` `trump:S` | name that trump suit (Solo, Solo Tout) |
+
+`env.unwrapped.action_to_string(a)` / `string_to_action(s)` convert; `legal_action_strings()` lists the
+legal ones.
+
+## Observation
+
+`observation["action_mask"]` marks the legal actions of the agent to act (all zeros for the others).
+`observation["observation"]` holds all and only what the seat may know. Seats in it are **relative**:
+0 = the observing seat, 1 = the next seat (left), 2 = across, 3 = the previous seat. Every entry lies in
+[0, 1]; one-hots are all zero while the thing is unknown or not yet decided.
+
+`observation_type="observation"` (365 entries):
+
+| index | size | feature |
+|---|---|---|
+| 0 | 32 | cards held (card index) |
+| 32 | 4 | dealer (relative seat) |
+| 36 | 4 | seat to act (zeros once the hand is over) |
+| 40 | 5 | phase: bidding, calling, choosing_trump, playing, over |
+| 45 | 28 | bids: relative seat × (pass, rufer, wenz, solo, wenz_tout, solo_tout, sie) |
+| 73 | 6 | contract once fixed: rufer, wenz, solo, wenz_tout, solo_tout, sie |
+| 79 | 4 | declarer (highest bidder so far) |
+| 83 | 5 | trumps: Obers, Unters and suit E, G, H, S; or Wenz (Unters only) |
+| 88 | 4 | suit of the called ace: E, G, H, S (H is never called) |
+| 92 | 4 | holder of the called ace, once this seat knows it (its own seat if it holds the ace) |
+| 96 | 1 | the first trick led in the called suit is complete (the called-ace rules are over) |
+| 97 | 4 | leader of the trick in progress |
+| 101 | 128 | trick in progress: relative seat × card it played |
+| 229 | 128 | completed tricks: relative seat × cards it played |
+| 357 | 4 | card points taken per seat / 120 |
+| 361 | 4 | tricks taken per seat / 8 |
+
+`observation_type="information_state"` (1453 entries, perfect recall) appends:
+
+| index | size | feature |
+|---|---|---|
+| 365 | 32 | the hand as dealt |
+| 397 | 1056 | completed trick t = 0..7 at 397 + 132 t: leader (4), then relative seat × card it played (128) |
+
+`observation_type="perfect"` (1581 entries) appends to the information state:
+
+| index | size | feature |
+|---|---|---|
+| 1453 | 128 | cards every seat holds: relative seat × card |
+
+## Rewards
+
+At the end of the hand each agent receives its settlement in units (the sum over the episode equals
+it; the four sum to zero). A thrown-in hand ends with all zeros. With `illegal_action="terminate"` an
+illegal move ends the episode with -1 for the offender and 0 for the others (PettingZoo's
+`TerminateIllegalWrapper` convention); by default (`"raise"`) it raises `ValueError` naming the move and
+the legal ones.
+
+## Deals and records
+
+`reset(seed=s)` deals at random, reproducibly. `reset(options={"dealer": d, "hands": {"player_0": [...],
+...}})` fixes the deal (eight cards per agent; `dealer` defaults to 3, so that `player_0` is forehand;
+`{"dealer": d}` alone deals random hands with that dealer). Bad deals raise `ValueError` naming the
+unknown, duplicate or missing card or the wrong count. `game_record()` returns the JSON record and
+`reset(options={"record": rec})` (or `replay(rec)`) restores it. Also on `env.unwrapped`: `state()`,
+`resample_from_infostate(agent, rng)`, `playout_values(actions, playouts, seed)`, `kernel_state()`,
+`clone()`.
+
+## Decisions where the rules are silent
+
+- A Sie ends the hand as soon as it is bid: no later seat could bid higher, so nobody acts again.
+- Wenz Tout counts Laufende from two, as a Wenz does ("their Touts" follow their base game); Solo Tout
+  from three. A Tout's Laufende count double, won or lost.
+- Solo Tout needs a plain card of the named trump suit, as a Solo does.
+- Running away is judged on the hand at the moment of the lead: the ace and at least three other plain
+  cards of the called suit.
+- The holder of the called ace is known to itself from the call, and to everyone once the ace is played
+  or once the first trick led in the called suit is complete (a holder who ran away is revealed then).
+- A Tout ends at the first trick the declarer loses; no card points are counted for it.
+- Schwarz counts tricks (one side takes all eight); Schneider counts card points (91, or 30 and fewer).
+- Laufende in a Rufer or Solo run through the whole trump order (Obers, Unters, then the trump suit).
+- Seats that can no longer bid higher still act in the bidding, with `pass` as their only legal action.
+
+## Version history
+
+- v0: first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schafkopf_env import bavarian_kernel as kernel
+from trick_core.aec import OBSERVATION_TYPES, TrickTakingEnv, check_no_unknown_kwargs
+from trick_core.cards import GERMAN_32
+from trick_core.deal import DealBuilder, parse_dealer, parse_hands
+from trick_core.jit import make_rng
+
+GAME = "bavarian"
+NUM_SEATS = kernel.NUM_SEATS
+DEFAULT_DEALER = 3
+"""A fixed deal without a dealer: seat 3 deals, so ``player_0`` is forehand (as in the conformance data)."""
+
+
+def env(**config) -> BavarianSchafkopfEnv:
+    """The environment. The safety of PettingZoo's wrappers (turn order, bounds, legality) is built in."""
+    return BavarianSchafkopfEnv(**config)
+
+
+def raw_env(**config) -> BavarianSchafkopfEnv:
+    """The same class as ``env``: nothing is lost by skipping the wrappers, which are built in."""
+    return BavarianSchafkopfEnv(**config)
+
+
+class BavarianSchafkopfEnv(TrickTakingEnv):
+    """Bavarian Schafkopf as a PettingZoo AEC env (module docstring: the docs page)."""
+
+    metadata = {**TrickTakingEnv.metadata, "name": "bavarian_v0"}
+    game_name = GAME
+    deck = GERMAN_32
+    action_names = kernel.ACTION_NAMES
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        observation_type: str = "observation",
+        illegal_action: str = "raise",
+        **unknown,
+    ) -> None:
+        check_no_unknown_kwargs(GAME, unknown)
+        super().__init__(
+            NUM_SEATS,
+            config={},
+            render_mode=render_mode,
+            observation_type=observation_type,
+            illegal_action=illegal_action,
+        )
+        self._params = kernel.make_params()
+        self._obs_type_code = OBSERVATION_TYPES.index(observation_type)
+        self._setup_spaces(kernel.OBS_SIZES[self._obs_type_code], 1.0)
+        self._state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+        self._rng_state = np.zeros(1, dtype=np.uint64)
+
+    # ------------------------------------------------------------ deals
+    # A deal is ("random", seed, dealer or -1): dealt in the kernel from a splitmix64 seed drawn from the
+    # env's numpy Generator (cheap and reproducible from reset(seed=...)); or ("fixed", dealer, cards):
+    # the 32 card indices, seat by seat. Records always read the dealt hands back from the kernel state.
+    def _random_deal(self, rng: np.random.Generator, dealer: int = -1):
+        return ("random", int(rng.bit_generator.random_raw()), dealer)
+
+    def _parse_deal(self, options: dict):
+        for key in ("skat", "stock"):
+            if key in options:
+                raise ValueError(f"{GAME}: Bavarian Schafkopf deals all 32 cards; there is no {key!r}")
+        dealer = parse_dealer(options, NUM_SEATS, GAME, DEFAULT_DEALER)
+        if "hands" not in options:
+            return self._random_deal(self._np_random, dealer)
+        builder = DealBuilder(GERMAN_32, GAME)
+        hands = parse_hands(builder, options, self.possible_agents, kernel.HAND_SIZE)
+        builder.require_complete()
+        cards = np.array([card for agent in self.possible_agents for card in hands[agent]], dtype=np.int64)
+        return ("fixed", dealer, cards)
+
+    def _deal_options(self, deal) -> dict:
+        """The ``reset`` options recreating the hand being played (read from the kernel state)."""
+        return {
+            "dealer": int(self._state[kernel.S_DEALER]),
+            "hands": {
+                agent: self._card_names(self._state[kernel.S_DEAL + seat])
+                for seat, agent in enumerate(self.possible_agents)
+            },
+        }
+
+    # ------------------------------------------------------------ kernel hooks
+    def _start(self, deal) -> None:
+        kind, first, second = deal
+        if kind == "random":
+            self._rng_state[0] = np.uint64(first)
+            kernel.deal_random_for_dealer(self._state, self._params, self._rng_state, second)
+        else:
+            kernel.init_state(self._state, self._params, first, second)
+
+    def _current_seat(self) -> int:
+        return int(self._state[kernel.S_CURRENT])
+
+    def _fill_action_mask(self, out: np.ndarray) -> None:
+        kernel.legal_action_mask(self._state, out)
+
+    def _apply(self, action: int) -> None:
+        kernel.apply_action(self._state, action)
+
+    def _advance(self, action: int) -> int:
+        return kernel.advance(self._state, action, self._action_mask)
+
+    def _settlement(self) -> np.ndarray:
+        units = np.zeros(NUM_SEATS, dtype=np.float64)
+        kernel.settlement(self._state, units)
+        return units
+
+    def _fill_observation(self, seat: int, out: np.ndarray) -> None:
+        kernel.observe(self._state, seat, self._obs_type_code, out)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        # The base class's observe with np.empty: the kernel writes every entry.
+        seat = self.agent_name_mapping[agent]
+        observation = np.empty(self.obs_size, dtype=np.float32)
+        kernel.observe(self._state, seat, self._obs_type_code, observation)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask = self._action_mask.copy()
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": observation, "action_mask": mask}
+
+    # ------------------------------------------------------------ inspection
+    def kernel_state(self) -> np.ndarray:
+        """A copy of the kernel's ``int64`` state array (layout: ``bavarian_kernel.S_*``)."""
+        return self._state.copy()
+
+    def _card_names(self, mask: int) -> list[str]:
+        return GERMAN_32.names_of(int(mask))
+
+    def _agent(self, seat: int) -> str | None:
+        return self.possible_agents[seat] if seat >= 0 else None
+
+    def state(self) -> dict:
+        """The full deal and history as plain JSON-serialisable Python (for critics and tests)."""
+        s = self._state
+        contract = int(s[kernel.S_CONTRACT])
+        declarer = int(s[kernel.S_DECLARER])
+        trump_kind = int(s[kernel.S_TRUMP_KIND])
+        over = int(s[kernel.S_PHASE]) == kernel.PHASE_OVER
+        tricks, trick_in_progress = self._tricks()
+        side_points, side_tricks = kernel.declarer_side_totals(s) if contract != kernel.PASS else (0, 0)
+        result = [float(u) for u in self._settlement()] if over else None
+        return {
+            "game": GAME,
+            "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
+            "dealer": int(s[kernel.S_DEALER]),
+            "current_player": self._agent(int(s[kernel.S_CURRENT])),
+            "hands": {a: self._card_names(s[kernel.S_HAND + i]) for i, a in enumerate(self.possible_agents)},
+            "dealt_hands": {a: self._card_names(s[kernel.S_DEAL + i]) for i, a in enumerate(self.possible_agents)},
+            "history": [[self.possible_agents[seat], self.action_names[a]] for seat, a in self._action_history],
+            "bids": {
+                a: kernel.CONTRACT_NAMES[int(s[kernel.S_BIDS + i])]
+                for i, a in enumerate(self.possible_agents)
+                if s[kernel.S_BIDS + i] >= 0
+            },
+            "contract": kernel.CONTRACT_NAMES[contract] if contract != kernel.PASS else None,
+            "declarer": self._agent(declarer) if contract != kernel.PASS else None,
+            "trump": _trump_name(trump_kind),
+            "called_suit": "EGHS"[s[kernel.S_CALLED_SUIT]] if s[kernel.S_CALLED_SUIT] >= 0 else None,
+            "partner": self._agent(int(s[kernel.S_PARTNER])),
+            "partner_known": bool(s[kernel.S_PARTNER_KNOWN]),
+            "called_ace_rules_over": bool(s[kernel.S_CALLED_DONE]),
+            "trick": trick_in_progress,
+            "tricks": tricks,
+            "points": {a: int(s[kernel.S_POINTS + i]) for i, a in enumerate(self.possible_agents)},
+            "tricks_won": {a: int(s[kernel.S_TRICKS_WON + i]) for i, a in enumerate(self.possible_agents)},
+            "declarer_side_points": int(side_points),
+            "declarer_side_tricks": int(side_tricks),
+            "laufende": int(s[kernel.S_LAUFENDE]),
+            "tout_lost": bool(s[kernel.S_TOUT_LOST]),
+            "result": result,
+        }
+
+    def _tricks(self):
+        s = self._state
+        completed = int(s[kernel.S_TRICK_NUMBER])
+        tricks = []
+        for t in range(completed):
+            base = kernel.S_TRICKS + t * kernel.TRICK_RECORD
+            leader = int(s[base])
+            tricks.append(
+                {
+                    "leader": self.possible_agents[leader],
+                    "cards": [
+                        [self.possible_agents[(leader + i) % 4], GERMAN_32.name_of(int(s[base + 1 + i]))]
+                        for i in range(4)
+                    ],
+                    "winner": self.possible_agents[int(s[base + 5])],
+                }
+            )
+        in_progress = []
+        if int(s[kernel.S_PHASE]) == kernel.PHASE_PLAYING:
+            base = kernel.S_TRICKS + completed * kernel.TRICK_RECORD
+            leader = int(s[base])
+            in_progress = [
+                [self.possible_agents[(leader + i) % 4], GERMAN_32.name_of(int(s[base + 1 + i]))]
+                for i in range(int(s[kernel.S_TRICK_SIZE]))
+            ]
+        return tricks, in_progress
+
+    # ------------------------------------------------------------ search support
+    def resample_from_infostate(self, agent: str, rng) -> BavarianSchafkopfEnv:
+        """A clone whose cards hidden from ``agent`` are redealt consistently with all it knows.
+
+        ``rng`` is a ``numpy.random.Generator`` or an int seed. Raises ``RuntimeError`` in the (never
+        observed) case that no consistent deal is found."""
+        if agent not in self.agent_name_mapping:
+            raise ValueError(f"{GAME}: unknown agent {agent!r}; agents are {self.possible_agents}")
+        if not self._started:
+            raise RuntimeError(f"{GAME}: reset() must be called before resample_from_infostate()")
+        out = np.empty_like(self._state)
+        if not kernel.resample_hidden(self._state, self.agent_name_mapping[agent], _kernel_rng(rng), out):
+            raise RuntimeError(f"{GAME}: found no deal consistent with what {agent} knows")
+        clone = self.clone()
+        clone._state = out
+        clone._deal = ("fixed", int(out[kernel.S_DEALER]), self._dealt_cards(out))
+        if clone._current_seat() >= 0:  # the seat to act may hold other cards now
+            kernel.legal_action_mask(out, clone._action_mask)
+        return clone
+
+    @staticmethod
+    def _dealt_cards(state: np.ndarray) -> np.ndarray:
+        hands = [GERMAN_32.cards_of(int(state[kernel.S_DEAL + seat])) for seat in range(NUM_SEATS)]
+        return np.array([card for hand in hands for card in hand], dtype=np.int64)
+
+    def playout_values(self, actions, playouts: int, seed: int) -> np.ndarray:
+        """Summed settlements, shape ``(len(actions), 4)``, of ``playouts`` uniformly random playouts
+        after each candidate action of the seat to act, computed in compiled code."""
+        if not self._started or self._current_seat() < 0:
+            raise ValueError(f"{GAME}: playout_values needs a hand in progress")
+        actions = [self.string_to_action(a) if isinstance(a, str) else a for a in actions]
+        for action in actions:
+            if not isinstance(action, (int, np.integer)) or not 0 <= action < self.num_actions:
+                raise ValueError(f"{GAME}: {action!r} is not an action index")
+            if not self._action_mask[action]:
+                raise ValueError(f"{GAME}: action {self.action_names[action]!r} is not legal now")
+        if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
+            raise ValueError(f"{GAME}: playouts must be a positive integer, got {playouts!r}")
+        out = np.zeros((len(actions), NUM_SEATS), dtype=np.float64)
+        kernel.playout_values(self._state, np.array(actions, dtype=np.int64), int(playouts), make_rng(seed), out)
+        return out
+
+    # ------------------------------------------------------------ render
+    def _render_text(self) -> str:
+        st = self.state()
+        lines = [f"Bavarian Schafkopf — dealer {self.possible_agents[st['dealer']]}, phase {st['phase']}"]
+        if st["contract"]:
+            detail = f", trump {st['trump']}" if st["trump"] else ""
+            if st["called_suit"]:
+                detail += f", called ace {st['called_suit']}A"
+            lines.append(f"contract {st['contract']} by {st['declarer']}{detail}")
+        for agent in self.possible_agents:
+            marker = "*" if agent == st["current_player"] else " "
+            bid = st["bids"].get(agent, "")
+            lines.append(
+                f"{marker} {agent}: {' '.join(st['hands'][agent]):<32} bid {bid:<9} "
+                f"points {st['points'][agent]:>3} tricks {st['tricks_won'][agent]}"
+            )
+        for i, trick in enumerate(st["tricks"]):
+            cards = "  ".join(f"{a[-1]}:{c:<3}" for a, c in trick["cards"])
+            lines.append(f"trick {i + 1}: {cards}  -> {trick['winner']}")
+        if st["trick"]:
+            lines.append("trick in progress: " + "  ".join(f"{a[-1]}:{c}" for a, c in st["trick"]))
+        if st["result"] is not None:
+            units = zip(self.possible_agents, st["result"], strict=True)
+            lines.append("result: " + "  ".join(f"{a} {u:+g}" for a, u in units))
+        return "\n".join(lines)
+
+
+def _trump_name(kind: int) -> str | None:
+    if kind < 0:
+        return None
+    return "wenz" if kind == kernel.TRUMP_WENZ else "EGHS"[kind]
+
+
+def _kernel_rng(rng) -> np.ndarray:
+    if isinstance(rng, np.random.Generator):
+        return make_rng(int(rng.integers(0, 2**63)))
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return make_rng(int(rng))
+    raise ValueError(f"{GAME}: rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
