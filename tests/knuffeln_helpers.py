@@ -1,0 +1,111 @@
+"""Helpers of the Knüffeln tests: fixed deals from a few named cards, scripted play, random play."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from knuffeln_env import knuffeln_v0
+from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
+
+
+def build_deal(hands: dict[int, list[str]], stock_top: list[str], stock_bottom: list[str] = (), *,
+               dealer: int = 3, players: int = 4, fives: bool = False, filler_order: list[str] | None = None):
+    """A complete deal (reset options): the named cards where given, every other card filling the hands
+    (seat order) and then the middle of the stock. ``stock_top`` is turned first; ``stock_bottom`` ends
+    with the bottom card."""
+    deck = KNUFFELN_48_FIVES if fives else KNUFFELN_48
+    named = [c for cards in hands.values() for c in cards] + list(stock_top) + list(stock_bottom)
+    assert len(named) == len(set(named)), "a card is named twice"
+    rest = [c for c in (filler_order or deck.names_of(deck.full_mask)) if c not in named]
+    seats = [s for s in range(players) if players == 4 or s != dealer]
+    full_hands = {}
+    for seat in seats:
+        cards = list(hands.get(seat, []))
+        while len(cards) < 9:
+            cards.append(rest.pop(0))
+        full_hands[f"player_{seat}"] = cards
+    middle = 12 - len(stock_top) - len(stock_bottom)
+    stock = list(stock_top) + rest[:middle] + list(stock_bottom)
+    assert len(rest) == middle, (len(rest), middle)
+    return {"dealer": dealer, "hands": full_hands, "stock": stock}
+
+
+def make_env(deal=None, **config):
+    env = knuffeln_v0.env(**config)
+    env.reset(options=deal) if deal is not None else env.reset(seed=0)
+    return env
+
+
+def act(env, *actions: str) -> None:
+    """Step each action string (raises on an illegal one)."""
+    for action in actions:
+        env.step(env.unwrapped.string_to_action(action))
+
+
+def act_as(env, agent: str, action: str) -> None:
+    assert env.agent_selection == agent, f"expected {agent} to act, it is {env.agent_selection}"
+    act(env, action)
+
+
+def phase(env) -> str:
+    return env.unwrapped.state()["phase"]
+
+
+def decline_exchanges(env) -> None:
+    """Decline every ten and Ole exchange offer until the play begins."""
+    while phase(env) in ("ten_exchange", "ole_exchange"):
+        act(env, "decline")
+
+
+def legal(env) -> list[str]:
+    return env.unwrapped.legal_action_strings()
+
+
+def settlement(env) -> list[float]:
+    return env.unwrapped.state()["result"]["settlement"]
+
+
+def play_random(env, rng: np.random.Generator, max_steps: int | None = None) -> int:
+    """Uniformly random legal actions until the episode ends (or ``max_steps``); returns steps taken."""
+    steps = 0
+    while env.agents and not all(env.terminations.values()):
+        if max_steps is not None and steps >= max_steps:
+            break
+        env.step(int(rng.choice(env.unwrapped.legal_actions())))
+        steps += 1
+    return steps
+
+
+def biased_action(legal_strings: list[str], rng) -> str:
+    """A random action that lets hands run long: turns seldom, mostly accepted, exchanges mostly made."""
+    if "accept" in legal_strings:
+        return "accept" if rng.random() < 0.85 else "flee"
+    if "stop" in legal_strings and rng.random() < 0.5:
+        return "stop"
+    if "take_ole" in legal_strings and rng.random() < 0.8:
+        return "take_ole"
+    exchanges = [a for a in legal_strings if a.startswith("exchange:")]
+    if exchanges and rng.random() < 0.8:
+        return exchanges[int(rng.integers(len(exchanges)))]
+    turns = [a for a in legal_strings if a.startswith("turn:")]
+    if turns and rng.random() < 0.15:
+        return turns[int(rng.integers(len(turns)))]
+    rest = [a for a in legal_strings if not a.startswith("turn:") and a != "stop"] or legal_strings
+    return rest[int(rng.integers(len(rest)))]
+
+
+def obs_offset(section: str, obs_type: int = 0, **config) -> int:
+    """Start of an observation section (by the start of its name in ``kernel.observation_layout``)."""
+    from knuffeln_env import kernel
+
+    config = {k: v for k, v in config.items() if k in ("variant", "players", "talk")}
+    offset = 0
+    for name, size in kernel.observation_layout(kernel.make_params(**config), obs_type):
+        if name.startswith(section):
+            return offset
+        offset += size
+    raise KeyError(section)
+
+
+def is_card_action(env, action: str) -> bool:
+    return env.unwrapped.deck.is_card(action)
