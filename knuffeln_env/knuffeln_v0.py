@@ -235,6 +235,10 @@ def raw_env(**config) -> KnuffelnEnv:
 class KnuffelnEnv(TrickTakingEnv):
     """Knüffeln as a PettingZoo AEC env (module docstring: the docs page)."""
 
+    # Match mode keeps a ladder and deals the next hand mid-episode: clones copy both.
+    _clone_containers = ("_ladder", "_queued_deals", "_ladder_log", "_match_rewards")
+    _clone_copies_rng = True
+
     metadata = {**TrickTakingEnv.metadata, "name": "knuffeln_v0"}
     game_name = GAME
 
