@@ -1,0 +1,114 @@
+"""Agents for every game, and ``agents.make``.
+
+``agents.make(name, game, **kwargs)`` returns an agent with ``.name`` and ``.act(env, agent) -> int``
+(see ``agents.base``). ``game`` is one of ``knuffeln``, ``bavarian``, ``palatinate``, ``asserufen``.
+
+| name | agent |
+|---|---|
+| ``random`` | uniform over the legal actions (``agents.random_agent``) |
+| ``pimc`` | determinized Monte-Carlo search over resampled deals (``agents.pimc``) |
+| ``nested_pimc`` | ``pimc``, but bids, calls, doubles and turns are scored by simulated hands (``agents.pimc``) |
+| ``rules`` | the game's rule-based player: class ``RulesAgent`` of module ``agents.rules_<game>`` |
+| ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
+
+A name may carry keyword arguments in brackets, as on the arena's command line:
+``"pimc[samples=20,playouts_per_sample=50]"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .games import GAMES, check_game, parse_value
+
+BUILTIN_AGENTS = {
+    "random": ("agents.random_agent", "RandomAgent"),
+    "pimc": ("agents.pimc", "PIMCAgent"),
+    "nested_pimc": ("agents.pimc", "NestedPIMCAgent"),
+}
+RULES_MODULE = "agents.rules_{game}"
+RULES_CLASS = "RulesAgent"
+
+__all__ = ["BUILTIN_AGENTS", "GAMES", "make", "parse_agent_spec", "rules_available"]
+
+
+def make(name: str, game: str, **kwargs):
+    """An agent for ``game`` by name (built-in, ``rules``, or ``"package.module:attr"``)."""
+    check_game(game)
+    base_name, spec_kwargs = parse_agent_spec(name)
+    kwargs = {**spec_kwargs, **kwargs}
+    if base_name in BUILTIN_AGENTS:
+        module_name, attr = BUILTIN_AGENTS[base_name]
+        return getattr(importlib.import_module(module_name), attr)(game, **kwargs)
+    if base_name == "rules":
+        return _rules_class(game)(game, **kwargs)
+    if ":" in base_name:
+        return _outside_agent(base_name, game, kwargs)
+    known = sorted(BUILTIN_AGENTS) + ["rules", "package.module:attr"]
+    raise ValueError(f"unknown agent {name!r}; choose from {known}")
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict]:
+    """``"pimc[samples=20,playouts_per_sample=50]"`` -> ``("pimc", {"samples": 20, ...})``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent name must be a non-empty string, got {spec!r}")
+    spec = spec.strip()
+    if "[" not in spec:
+        return spec, {}
+    if not spec.endswith("]"):
+        raise ValueError(f"agent {spec!r}: keyword arguments go in brackets at the end, e.g. pimc[samples=20]")
+    base_name, _, inside = spec[:-1].partition("[")
+    kwargs = {}
+    for item in filter(None, (part.strip() for part in inside.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ValueError(f"agent {spec!r}: argument {item!r} must be written key=value")
+        kwargs[key.strip()] = parse_value(value.strip())
+    return base_name.strip(), kwargs
+
+
+def rules_available(game: str) -> bool:
+    """Whether the rule-based agent of ``game`` exists yet."""
+    try:
+        _rules_class(game)
+    except ValueError:
+        return False
+    return True
+
+
+def _rules_class(game: str):
+    module_name = RULES_MODULE.format(game=check_game(game))
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        raise ValueError(
+            f"no rule-based agent for {game} yet: module {module_name} (class {RULES_CLASS}) does not exist"
+        ) from None
+    if not hasattr(module, RULES_CLASS):
+        raise ValueError(f"module {module_name} has no class {RULES_CLASS}")
+    return getattr(module, RULES_CLASS)
+
+
+def _outside_agent(spec: str, game: str, kwargs: dict):
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"outside agent {spec!r} must be written package.module:attr")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        raise ValueError(f"outside agent {spec!r}: cannot import {module_name} ({error})") from None
+    factory = module
+    for part in attr.split("."):
+        if not hasattr(factory, part):
+            raise ValueError(f"outside agent {spec!r}: {module_name} has no attribute {attr!r}")
+        factory = getattr(factory, part)
+    if not callable(factory):
+        raise ValueError(f"outside agent {spec!r}: {attr!r} is not callable")
+    agent = factory(game, **kwargs)
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(f"outside agent {spec!r}: {attr}(game) returned {agent!r}, which has no act(env, agent)")
+    if not hasattr(agent, "name"):
+        raise ValueError(f"outside agent {spec!r}: the agent it returned has no .name")
+    return agent

@@ -1,0 +1,642 @@
+"""Duplicate matches between agents: ``python -m agents.arena --game G --agents A B [...] --hands N --seed S``.
+
+Card luck dominates single hands, so the arena plays *duplicate*: every deal is played once per seating
+of the two agents, and each agent holds each seat's cards equally often. An agent's result on a deal is
+the units its seats won over all seatings of the deal divided by the number of seat-hands it played;
+the deal is the unit of independence, so means and 95% intervals are taken over deals (Student t,
+``agents.stats``), and the difference of two agents is paired over the same deals. With more than two
+agents the arena plays a round robin of pairwise matches on the same deals and adds a ratings table.
+
+**The seatings (why they are fair).** A seating gives each seat to agent A or B. Every scheme below is
+closed under swapping A and B and gives each agent each seat equally often, so two copies of one
+deterministic agent score exactly zero, and every seat's cards (and the dealer's position) favour
+neither agent.
+
+- **Knüffeln, 4 players**: ``ABAB`` and ``BABA``. Partnerships are fixed (seats 0+2 against 1+3), so
+  each agent plays as a whole team, once with each half of the deal. (Mixed teams, ``AABB``, would cancel
+  to exactly zero by construction and measure nothing.)
+- **Knüffeln, 5 players**: the dealer's seat goes to A or B, and the four others are ``ABAB`` or ``BABA``
+  counted from the dealer's left: 4 seatings. The dealer may play alone; otherwise the four play partners
+  opposite, so each agent again forms whole teams, and each agent deals (and decides to play alone)
+  equally often.
+- **Bavarian, Asserufen**: all six ways to give two seats to A and two to B. Partners are hidden and
+  change every hand (the called ace). Each agent sits each seat 3 times, and any two seats are held by the
+  same agent in 2 of the 6 seatings and by different agents in 4, so every partnership a deal can produce
+  is measured alike. ``ABAB``/``BABA`` alone would always make opposite seats partners of one agent and
+  neighbours partners of different agents, tying the comparison to seat geometry.
+- **Palatinate, 3 players**: all six non-constant seatings (``AAB`` and ``ABB`` in every rotation): at
+  every seat each agent is alone and in a pair equally often, as declarer or as a defender.
+- **Palatinate, ``players=4``**: as with 3 players, over the three active seats. The dealer sits out and
+  never acts, so no agent plays that seat; it still scores with the defenders, and those units, which no
+  agent earned, are removed by centring (below).
+
+**Units per hand.** Each agent's reported ``mean_units_per_hand`` is its mean settlement per seat-hand,
+centred on the table: minus the mean of both agents. Where every seat is played (all games but
+Palatinate ``players=4``) the seatings give both agents the same number of seat-hands, the two results
+already sum to zero and centring changes nothing; with a sitting-out dealer it removes the dealer's share.
+The uncentred figure is kept as ``raw_units_per_hand``. The difference of the first two agents is
+``first - second`` per deal (paired), so an agent that is 0.3 better per hand shows ``+0.3`` on the
+leaderboard and ``+0.6`` as the difference.
+
+**Deals and seeds.** Deal ``i`` of a match with seed ``S`` is ``reset(seed=d_i)`` with ``d_i`` drawn from
+``SeedSequence([S, i])`` (so ``--hands 200`` extends ``--hands 100``), re-used for every seating (the arena
+checks that the env deals the same cards each time). Before every hand each agent is re-seeded from
+``SeedSequence([S, i, seating, position, 1])`` (``position``: its place in ``--agents``) through its
+optional ``reset(seed)``, so results depend neither on the order of play nor on ``--workers``. Thrown-in
+hands count as hands with zero units.
+
+**Outputs.** A leaderboard (rich table) and a progress bar; ``--json PATH`` writes ``{"game", "hands",
+"agents": {label: {"mean_units_per_hand", "ci95": [lo, hi], ...}}, "difference": {"first_minus_second",
+"ci95": [lo, hi], ...}}`` plus ``"matches"`` (one such summary per pair); ``--plot PATH`` a PNG;
+``--records PATH`` every hand's ``game_record()`` as JSON lines (extra key ``"arena"`` names the deal and
+the seating; ``env.unwrapped.replay(record)`` replays a line). The same agent may enter twice
+(``--agents random random``): the second is labelled ``random#2``. Agent names take keyword arguments in
+brackets: ``--agents "pimc[samples=20,playouts_per_sample=50]" random``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import make, parse_agent_spec
+from .games import check_game, make_env, parse_config
+from .stats import mean_interval, paired_difference_interval, win_record
+
+PASSIVE = None
+"""Seat marker of a seating: the seat takes no decision (Palatinate ``players=4`` dealer)."""
+
+
+# ---------------------------------------------------------------------------------------------- seatings
+
+
+def seatings_for(game: str, num_seats: int, dealer: int) -> tuple[str, list[tuple]]:
+    """The scheme name and the seatings of one deal: tuples giving each seat slot 0 (first agent), slot 1
+    (second) or ``PASSIVE`` (see the module docstring)."""
+    check_game(game)
+    if game == "knuffeln" and num_seats == 4:
+        return "partnership", [(0, 1, 0, 1), (1, 0, 1, 0)]
+    if game == "knuffeln" and num_seats == 5:
+        return "dealer-and-partnerships", _knuffeln_five_seatings(dealer)
+    if game == "palatinate" and num_seats == 4:
+        active = [seat for seat in range(num_seats) if seat != dealer]
+        return "balanced-active-seats", balanced_seatings(active, num_seats)
+    return "balanced", balanced_seatings(list(range(num_seats)), num_seats)
+
+
+def balanced_seatings(active_seats: list[int], num_seats: int) -> list[tuple]:
+    """Every two-agent seating of ``active_seats`` in which both agents hold the same number of seats
+    (an even count), or every non-constant one (an odd count): each agent holds each seat equally often."""
+    count = len(active_seats)
+    seatings = []
+    for bits in range(1, 2**count - 1):
+        first_agent_seats = bin(bits).count("1")
+        if count % 2 == 0 and first_agent_seats != count // 2:
+            continue
+        seating = [PASSIVE] * num_seats
+        for position, seat in enumerate(active_seats):
+            seating[seat] = 0 if bits >> position & 1 else 1
+        seatings.append(tuple(seating))
+    return seatings
+
+
+def _knuffeln_five_seatings(dealer: int) -> list[tuple]:
+    seatings = []
+    for dealer_slot in (0, 1):
+        for first_slot in (0, 1):
+            seating = [PASSIVE] * 5
+            seating[dealer] = dealer_slot
+            for offset in range(1, 5):
+                seating[(dealer + offset) % 5] = first_slot if offset % 2 else 1 - first_slot
+            seatings.append(tuple(seating))
+    return seatings
+
+
+# ---------------------------------------------------------------------------------------------- labels
+
+
+def agent_labels(specs: list[str]) -> list[str]:
+    """Distinct labels for the agents: a repeated name gets ``#2``, ``#3``, ..."""
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return labels
+
+
+def display_name(spec: str, game: str) -> str:
+    """A built-in agent is shown by its spec; an outside one (``module:attr``) by its ``.name`` and any
+    bracket arguments, e.g. ``outside_greedy[samples=2]``."""
+    base_name, _ = parse_agent_spec(spec)
+    if ":" not in base_name:
+        return spec
+    return str(make(spec, game).name) + spec.strip()[len(base_name):]
+
+
+def deal_seed(seed: int, deal_index: int) -> int:
+    return int(np.random.SeedSequence([seed, deal_index]).generate_state(1)[0])
+
+
+def agent_seed(seed: int, deal_index: int, seating_index: int, agent_index: int) -> int:
+    """Seed of the agent at position ``agent_index`` of the arena's list, for one hand."""
+    return int(np.random.SeedSequence([seed, deal_index, seating_index, agent_index, 1]).generate_state(1)[0])
+
+
+# ---------------------------------------------------------------------------------------------- playing
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything a worker needs to play a deal of one pairwise match (picklable)."""
+
+    game: str
+    config_json: str
+    specs: tuple[str, str]
+    labels: tuple[str, str]
+    indices: tuple[int, int]  # positions of the two agents in the arena's list (they seed the agents)
+    seed: int
+    keep_records: bool = False
+
+    @property
+    def config(self) -> dict:
+        return json.loads(self.config_json)
+
+
+@dataclass
+class DealResult:
+    """One deal, all its seatings played."""
+
+    deal_index: int
+    scheme: str
+    plays: int
+    units: np.ndarray  # units won per slot, summed over seatings and seats
+    seat_hands: np.ndarray  # seat-hands played per slot
+    decisions: np.ndarray  # decisions per slot
+    choices: np.ndarray  # decisions with more than one legal action per slot
+    seconds: np.ndarray  # time spent in act() per slot
+    thrown_in: int
+    records: list = field(default_factory=list)
+
+
+_TABLES: dict = {}
+"""Per process: (game, config, specs) -> (env, agents), so a worker builds its table once."""
+
+
+def _table(match: MatchSpec):
+    key = (match.game, match.config_json, match.specs)
+    if key not in _TABLES:
+        env = make_env(match.game, **match.config)
+        agents = [make(spec, match.game) for spec in match.specs]
+        _TABLES[key] = (env, agents)
+    return _TABLES[key]
+
+
+def play_deal(match: MatchSpec, deal_index: int) -> DealResult:
+    """Play deal ``deal_index`` of ``match`` once per seating."""
+    env, agents = _table(match)
+    seed = deal_seed(match.seed, deal_index)
+    env.reset(seed=seed)
+    deal = env.unwrapped.game_record()["deal"]
+    scheme, seatings = seatings_for(match.game, len(env.possible_agents), int(deal["dealer"]))
+    result = DealResult(
+        deal_index, scheme, len(seatings), *(np.zeros(2) for _ in range(5)), thrown_in=0
+    )
+    for seating_index, seating in enumerate(seatings):
+        if seating_index:
+            env.reset(seed=seed)
+            if env.unwrapped.game_record()["deal"] != deal:
+                raise RuntimeError(f"{match.game}: reset(seed={seed}) dealt different cards the second time")
+        for slot, agent in enumerate(agents):
+            if callable(getattr(agent, "reset", None)):
+                agent.reset(agent_seed(match.seed, deal_index, seating_index, match.indices[slot]))
+        settlement = _play_hand(env, agents, seating, match.labels, result)
+        for seat, slot in enumerate(seating):
+            if slot is not PASSIVE:
+                result.units[slot] += settlement[seat]
+                result.seat_hands[slot] += 1
+        result.thrown_in += all(units == 0 for units in settlement)
+        if match.keep_records:
+            record = env.unwrapped.game_record()
+            names = env.possible_agents
+            seated = {names[s]: (None if slot is PASSIVE else match.labels[slot]) for s, slot in enumerate(seating)}
+            record["arena"] = {"deal_index": deal_index, "deal_seed": seed, "seating": seated}
+            result.records.append(record)
+    return result
+
+
+def _play_hand(env, agents, seating, labels, result: DealResult) -> list[float]:
+    base = env.unwrapped
+    while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+        agent_name = env.agent_selection
+        slot = seating[base.agent_name_mapping[agent_name]]
+        if slot is PASSIVE:
+            raise RuntimeError(f"{base.game_name}: {agent_name} must act, but the seating gives it no agent")
+        choice = len(base.legal_actions()) > 1
+        start = time.perf_counter()
+        action = agents[slot].act(env, agent_name)
+        result.seconds[slot] += time.perf_counter() - start
+        result.decisions[slot] += 1
+        result.choices[slot] += choice
+        try:
+            env.step(action)
+        except ValueError as error:
+            raise RuntimeError(f"agent {labels[slot]} playing {agent_name}: {error}") from error
+    settlement = base.game_record()["result"]
+    if settlement is None:
+        raise RuntimeError(f"{base.game_name}: the hand ended without a settlement")
+    return settlement
+
+
+# ---------------------------------------------------------------------------------------------- matches
+
+
+@dataclass
+class MatchResult:
+    spec: MatchSpec
+    deals: list[DealResult]
+
+    @property
+    def per_deal_raw(self) -> np.ndarray:
+        """(deals, 2): units per seat-hand of each agent on each deal."""
+        return np.array([d.units / d.seat_hands for d in self.deals])
+
+    @property
+    def per_deal(self) -> np.ndarray:
+        """(deals, 2): the centred results (see the module docstring)."""
+        raw = self.per_deal_raw
+        return raw - raw.mean(axis=1, keepdims=True)
+
+    def summary(self) -> dict:
+        per_deal, raw = self.per_deal, self.per_deal_raw
+        decisions = sum(d.decisions for d in self.deals)
+        choices = sum(d.choices for d in self.deals)
+        seconds = sum(d.seconds for d in self.deals)
+        agents, timing = {}, {}
+        for slot, label in enumerate(self.spec.labels):
+            interval = mean_interval(per_deal[:, slot])
+            wins = win_record(per_deal[:, slot], per_deal[:, 1 - slot])
+            agents[label] = {
+                "agent": self.spec.specs[slot],
+                "mean_units_per_hand": interval.mean,
+                "ci95": interval.as_list(),
+                "significant": interval.excludes_zero(),
+                "raw_units_per_hand": float(raw[:, slot].mean()),
+                "deals_won": wins.wins,
+                "deals_tied": wins.ties,
+                "deals_lost": wins.losses,
+                "deal_win_rate": wins.win_rate,
+                "decisions": int(decisions[slot]),
+                "choices": int(choices[slot]),
+            }
+            timing[label] = {
+                "ms_per_decision": _milliseconds(seconds[slot], decisions[slot]),
+                "ms_per_choice": _milliseconds(seconds[slot], choices[slot]),
+            }
+        difference = paired_difference_interval(per_deal[:, 0], per_deal[:, 1])
+        return {
+            "game": self.spec.game,
+            "config": self.spec.config,
+            "hands": len(self.deals),
+            "hands_played": int(sum(d.plays for d in self.deals)),
+            "seatings_per_deal": sorted({d.plays for d in self.deals}),
+            "scheme": sorted({d.scheme for d in self.deals}),
+            "thrown_in": int(sum(d.thrown_in for d in self.deals)),
+            "seed": self.spec.seed,
+            "agents": agents,
+            "difference": {
+                "first": self.spec.labels[0],
+                "second": self.spec.labels[1],
+                "first_minus_second": difference.mean,
+                "ci95": difference.as_list(),
+                "significant": difference.excludes_zero(),
+            },
+            "timing": timing,
+        }
+
+
+def _milliseconds(seconds: float, count: float) -> float | None:
+    return 1000.0 * float(seconds) / float(count) if count else None
+
+
+def run_matches(
+    game: str,
+    specs: list[str],
+    hands: int,
+    seed: int,
+    config: dict | None = None,
+    workers: int = 1,
+    keep_records: bool = False,
+    progress=None,
+) -> list[MatchResult]:
+    """Round robin of pairwise duplicate matches of ``specs`` on the same ``hands`` deals."""
+    check_game(game)
+    if len(specs) < 2:
+        raise ValueError(f"a match needs at least two agents, got {specs}")
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+        raise ValueError(f"hands must be a positive integer, got {hands!r}")
+    labels = agent_labels([display_name(spec, game) for spec in specs])
+    config_json = json.dumps(config or {}, sort_keys=True)
+    for spec in dict.fromkeys(specs):
+        make(spec, game)  # fail early, in this process, on a bad name or argument
+    make_env(game, **(config or {}))
+    matches = [
+        MatchSpec(game, config_json, (specs[i], specs[j]), (labels[i], labels[j]), (i, j), seed, keep_records)
+        for i, j in itertools.combinations(range(len(specs)), 2)
+    ]
+    jobs = [(m, d) for m in range(len(matches)) for d in range(hands)]
+    results: dict[tuple[int, int], DealResult] = {}
+    task = progress.add_task(f"{game}", total=len(jobs)) if progress is not None else None
+
+    def done(job, deal_result):
+        results[job] = deal_result
+        if progress is not None:
+            progress.advance(task)
+
+    if workers <= 1:
+        for m, d in jobs:
+            done((m, d), play_deal(matches[m], d))
+    else:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}
+            for future in as_completed(futures):
+                done(futures[future], future.result())
+    return [MatchResult(match, [results[(m, d)] for d in range(hands)]) for m, match in enumerate(matches)]
+
+
+def summarize(game: str, specs: list[str], matches: list[MatchResult]) -> dict:
+    """The arena's JSON: ratings of every agent over its matches, the first two agents' difference, and
+    every match's own summary."""
+    labels = [""] * len(specs)
+    for match in matches:
+        for index, label in zip(match.spec.indices, match.spec.labels, strict=True):
+            labels[index] = label
+    summaries = [match.summary() for match in matches]
+    per_agent_deals: dict[str, list[np.ndarray]] = {label: [] for label in labels}
+    for match in matches:
+        per_deal = match.per_deal
+        for slot, label in enumerate(match.spec.labels):
+            per_agent_deals[label].append(per_deal[:, slot])
+    agents, timing = {}, {}
+    for label, spec in zip(labels, specs, strict=True):
+        rating = mean_interval(np.mean(per_agent_deals[label], axis=0))
+        own = [s["agents"][label] for s in summaries if label in s["agents"]]
+        own_timing = [s["timing"][label] for s in summaries if label in s["timing"]]
+        agents[label] = {
+            "agent": spec,
+            "mean_units_per_hand": rating.mean,
+            "ci95": rating.as_list(),
+            "significant": rating.excludes_zero(),
+            "deal_win_rate": float(np.mean([a["deal_win_rate"] for a in own])),
+            "decisions": sum(a["decisions"] for a in own),
+            "choices": sum(a["choices"] for a in own),
+        }
+        timing[label] = {
+            "ms_per_decision": _weighted_ms(own, own_timing, "decisions", "ms_per_decision"),
+            "ms_per_choice": _weighted_ms(own, own_timing, "choices", "ms_per_choice"),
+        }
+    first = summaries[0]
+    return {
+        "game": game,
+        "config": first["config"],
+        "hands": first["hands"],
+        "seed": first["seed"],
+        "scheme": first["scheme"],
+        "seatings_per_deal": first["seatings_per_deal"],
+        "agents": agents,
+        "difference": first["difference"],
+        "matches": summaries,
+        "timing": timing,
+    }
+
+
+def _weighted_ms(own: list[dict], own_timing: list[dict], count_key: str, key: str) -> float | None:
+    pairs = [(a[count_key], t[key]) for a, t in zip(own, own_timing, strict=True) if t[key] is not None]
+    count = sum(n for n, _ in pairs)
+    return sum(n * ms for n, ms in pairs) / count if count else None
+
+
+def without_timing(summary: dict) -> dict:
+    """The summary less its wall-clock figures: what the same seed reproduces exactly."""
+    clean = {k: v for k, v in summary.items() if k != "timing"}
+    if "matches" in clean:
+        clean["matches"] = [without_timing(match) for match in clean["matches"]]
+    return clean
+
+
+# ---------------------------------------------------------------------------------------------- output
+
+
+def leaderboard_tables(summary: dict):
+    """The rich tables of a summary: ratings, then one row per pairwise match."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    config = ", ".join(f"{k}={v}" for k, v in summary["config"].items())
+    title = f"{summary['game']}{f' ({config})' if config else ''}: {summary['hands']} deals, duplicate"
+    ratings = Table(title=title, title_justify="left")
+    for column in ("#", "agent", "units/hand", "95% CI", "deal win rate", "ms/choice"):
+        ratings.add_column(column, justify="left" if column == "agent" else "right", no_wrap=column != "agent")
+    ranked = sorted(summary["agents"].items(), key=lambda item: -item[1]["mean_units_per_hand"])
+    timing = summary.get("timing", {})
+    for rank, (label, row) in enumerate(ranked, 1):
+        ms = timing.get(label, {}).get("ms_per_choice")
+        ratings.add_row(
+            str(rank),
+            escape(label),
+            f"{row['mean_units_per_hand']:+.3f}" + (" *" if row["significant"] else ""),
+            _format_interval(row["ci95"]),
+            f"{row['deal_win_rate']:.1%}",
+            "-" if ms is None else f"{ms:.2f}",
+        )
+    pairs = Table(title="pairwise matches (difference = first - second, per hand)", title_justify="left")
+    for column in ("first", "second", "difference", "95% CI", "won/tied/lost"):
+        left = column in ("first", "second")
+        pairs.add_column(column, justify="left" if left else "right", no_wrap=not left)
+    for match in summary["matches"]:
+        diff = match["difference"]
+        first = match["agents"][diff["first"]]
+        pairs.add_row(
+            escape(diff["first"]),
+            escape(diff["second"]),
+            f"{diff['first_minus_second']:+.3f}" + (" *" if diff["significant"] else ""),
+            _format_interval(diff["ci95"]),
+            f"{first['deals_won']}/{first['deals_tied']}/{first['deals_lost']}",
+        )
+    return ratings, pairs
+
+
+def _format_interval(interval: list) -> str:
+    low, high = interval
+    return "n/a" if low is None else f"[{low:+.3f}, {high:+.3f}]"
+
+
+def print_leaderboard(summary: dict, console=None) -> None:
+    from rich.console import Console
+
+    console = console or Console()
+    ratings, pairs = leaderboard_tables(summary)
+    console.print(ratings)
+    console.print(pairs)
+    console.print(
+        "* significant at 95% (the interval excludes zero); intervals are over deals; "
+        "ms/choice: time per decision with more than one legal action"
+    )
+
+
+def save_plot(summary: dict, path: str) -> None:
+    """A PNG: every agent's units per hand with its 95% interval, and every pairwise difference."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = list(summary["agents"])
+    means = [summary["agents"][a]["mean_units_per_hand"] for a in labels]
+    errors = [_error_bar(summary["agents"][a]) for a in labels]
+    matches = summary["matches"]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 0.6 * max(len(labels), len(matches)) + 2.5))
+    left.barh(labels, means, xerr=np.array(errors).T, color="tab:blue", alpha=0.8, capsize=4)
+    left.axvline(0.0, color="black", linewidth=0.8)
+    left.set_xlabel("units per hand (95% CI over deals)")
+    left.set_title("ratings")
+    left.invert_yaxis()
+    names = [f"{m['difference']['first']} - {m['difference']['second']}" for m in matches]
+    differences = [m["difference"]["first_minus_second"] for m in matches]
+    difference_errors = [_error_bar({"mean_units_per_hand": m["difference"]["first_minus_second"],
+                                     "ci95": m["difference"]["ci95"]}) for m in matches]
+    right.barh(names, differences, xerr=np.array(difference_errors).T, color="tab:orange", alpha=0.8, capsize=4)
+    right.axvline(0.0, color="black", linewidth=0.8)
+    right.set_xlabel("difference per hand (95% CI, paired over deals)")
+    right.set_title("pairwise matches")
+    right.invert_yaxis()
+    figure.suptitle(f"{summary['game']}: {summary['hands']} duplicate deals, seed {summary['seed']}")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def _error_bar(row: dict) -> tuple[float, float]:
+    low, high = row["ci95"]
+    if low is None:
+        return (0.0, 0.0)
+    return (row["mean_units_per_hand"] - low, high - row["mean_units_per_hand"])
+
+
+def write_records(matches: list[MatchResult], path: str) -> int:
+    """Every hand's game record as one JSON line, in match, deal and seating order."""
+    count = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for match in matches:
+            for deal in match.deals:
+                for record in deal.records:
+                    out.write(json.dumps(record, separators=(",", ":")) + "\n")
+                    count += 1
+    return count
+
+
+def json_ready(value):
+    """Replace NaN and infinities (not JSON) with ``None``, recursively."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v) for v in value]
+    return value
+
+
+def make_progress(console=None):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("deals"),
+        TimeElapsedColumn(),
+        console=console or Console(stderr=True),
+        transient=True,
+    )
+
+
+def run_arena(
+    game: str,
+    specs: list[str],
+    hands: int,
+    seed: int = 0,
+    config: dict | None = None,
+    workers: int = 1,
+    records_path: str | None = None,
+    show_progress: bool = False,
+) -> dict:
+    """Play the matches and return the JSON summary (writing records when asked)."""
+    if show_progress:
+        with make_progress() as progress:
+            matches = run_matches(game, specs, hands, seed, config, workers, records_path is not None, progress)
+    else:
+        matches = run_matches(game, specs, hands, seed, config, workers, records_path is not None)
+    if records_path is not None:
+        write_records(matches, records_path)
+    return json_ready(summarize(game, specs, matches))
+
+
+# ---------------------------------------------------------------------------------------------- CLI
+
+
+@dataclass
+class Args:
+    """Duplicate matches between agents (see the module docstring for the seating scheme)."""
+
+    game: str
+    """knuffeln, bavarian, palatinate or asserufen"""
+    agents: list[str]
+    """two or more agents: random, rules, pimc, nested_pimc, package.module:attr; arguments in brackets, e.g.
+    pimc[samples=20]"""
+    hands: int = 100
+    """deals per match (each is played once per seating)"""
+    seed: int = 0
+    """seed of the deals and of the agents"""
+    config: list[str] = field(default_factory=list)
+    """env options as key=value, e.g. players=4"""
+    json: str | None = None
+    """write the summary as JSON here"""
+    plot: str | None = None
+    """write a PNG plot of the results here"""
+    records: str | None = None
+    """write every hand's game record here (JSON lines)"""
+    workers: int = 1
+    """processes playing deals in parallel"""
+    progress: bool = True
+    """show a progress bar"""
+    timing: bool = False
+    """also write the wall-clock timings into the JSON (which is otherwise reproducible from the seed)"""
+
+
+def main(args: Args) -> dict:
+    summary = run_arena(
+        args.game, args.agents, args.hands, args.seed, parse_config(args.config), args.workers,
+        args.records, args.progress,
+    )
+    print_leaderboard(summary)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(summary if args.timing else without_timing(summary), out, indent=2)
+    if args.plot:
+        save_plot(summary, args.plot)
+    return summary
+
+
+if __name__ == "__main__":
+    import tyro
+
+    main(tyro.cli(Args))

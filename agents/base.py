@@ -1,0 +1,69 @@
+"""What every agent is: a ``name`` and ``act(env, agent) -> int``, plus the few helpers agents share.
+
+An agent is called when ``agent`` (a seat name such as ``"player_2"``) is to act in the wrapped PettingZoo
+``env``. It may look at the table only through
+
+- ``env.observe(agent)`` (the seat's observation and its ``action_mask``), and
+- ``env.unwrapped.resample_from_infostate(agent, rng)``: a cloned env whose hidden cards are a sample
+  consistent with everything that seat knows. The clone's own-seat information is exact, so an agent may
+  read the clone's ``state()`` or kernel for what its own seat knows; what the clone shows of other seats
+  is a guess.
+
+It never reads the real env's hidden state (``state()``, ``kernel_state()``, other seats' observations).
+The no-peeking tests check this for the built-in agents: two tables that differ only in cards a seat
+cannot see get the same decision from the same seeded agent.
+
+Seeding: the arena calls ``agent.reset(seed)`` before every hand, when the agent has such a method, so
+that matches are reproducible whatever the order in which hands are played (and in parallel).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .games import check_game
+
+
+class Agent:
+    """Base class of the built-in agents (outside agents only need ``name`` and ``act``)."""
+
+    name = "agent"
+
+    def __init__(self, game: str, seed: int | None = None) -> None:
+        self.game = check_game(game)
+        self.rng = np.random.default_rng(seed)
+        self.decisions = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        """Re-seed the agent's random stream (called by the arena before each hand)."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, env, agent: str) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(game={self.game!r})"
+
+
+def legal_actions(env, agent: str) -> np.ndarray:
+    """Legal action indices of ``agent`` from its own observation's ``action_mask``."""
+    mask = env.observe(agent)["action_mask"]
+    legal = np.flatnonzero(mask)
+    if legal.size == 0:
+        raise ValueError(f"{agent} has no legal action: it is not its turn or the hand is over")
+    return legal
+
+
+def seat_of(env, agent: str) -> int:
+    """Seat index of an agent name (``player_i`` sits at seat ``i``)."""
+    try:
+        return env.unwrapped.possible_agents.index(agent)
+    except ValueError:
+        raise ValueError(f"unknown agent {agent!r}; the table seats {env.unwrapped.possible_agents}") from None
+
+
+def positive_int(value, what: str) -> int:
+    """``value`` as a positive int, or ``ValueError`` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
+        raise ValueError(f"{what} must be a positive integer, got {value!r}")
+    return int(value)

@@ -1,0 +1,110 @@
+"""The bots' tournament (``make run``): duplicate round robins of ``random``, ``rules`` and ``pimc`` on every
+game, with leaderboards.
+
+``python -m agents.tournament`` plays, for each of Knüffeln, Bavarian Schafkopf, Palatinate Schafkopf and
+Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every deal at every seating,
+95% intervals over deals) and prints each game's leaderboard, then one table of all games. Defaults
+are sized to finish in a few minutes on two cores; ``--hands`` and ``--pimc`` trade time for precision.
+A game whose rule-based agent (``agents/rules_<game>.py``) does not exist yet is played without it, with
+a note.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from . import rules_available
+from .arena import json_ready, print_leaderboard, run_arena, save_plot, without_timing
+from .games import GAMES, check_game
+
+DEFAULT_PIMC = "pimc[samples=10,playouts_per_sample=50]"
+
+
+@dataclass
+class Args:
+    """Duplicate round robins of the bots on every game."""
+
+    games: list[str] = field(default_factory=lambda: list(GAMES))
+    """games to play"""
+    hands: int = 40
+    """deals per match (each is played at every seating: 2 to 6 hands per deal)"""
+    seed: int = 0
+    """seed of the deals and the agents"""
+    pimc: str = DEFAULT_PIMC
+    """the pimc entrant, with its arguments"""
+    extra: list[str] = field(default_factory=list)
+    """more entrants, e.g. agents.examples.outside_greedy:make_agent"""
+    workers: int = 2
+    """processes playing deals in parallel"""
+    json: str | None = None
+    """write every game's summary here"""
+    plot_dir: str | None = None
+    """write one PNG per game into this folder"""
+    progress: bool = True
+    """show progress bars"""
+
+
+def entrants(game: str, pimc: str, extra: list[str]) -> tuple[list[str], list[str]]:
+    """The agents for ``game``, and notes on any left out."""
+    agents, notes = ["random"], []
+    if rules_available(game):
+        agents.append("rules")
+    else:
+        notes.append(f"rules: skipped, agents/rules_{game}.py does not exist yet")
+    return agents + [pimc] + list(extra), notes
+
+
+def run_tournament(args: Args, console: Console | None = None) -> dict:
+    console = console or Console()
+    results = {}
+    for game in args.games:
+        check_game(game)
+        agents, notes = entrants(game, args.pimc, args.extra)
+        start = time.perf_counter()
+        summary = run_arena(game, agents, args.hands, args.seed, workers=args.workers, show_progress=args.progress)
+        seconds = time.perf_counter() - start
+        print_leaderboard(summary, console)
+        for note in notes:
+            console.print(f"[yellow]note[/yellow] {note}")
+        console.print(f"{game}: {seconds:.0f} s\n")
+        results[game] = summary
+        if args.plot_dir:
+            save_plot(summary, f"{args.plot_dir.rstrip('/')}/{game}.png")
+    console.print(overview_table(results))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(json_ready({g: without_timing(s) for g, s in results.items()}), out, indent=2)
+    return results
+
+
+def overview_table(results: dict) -> Table:
+    """Units per hand of every agent in every game (blank: not entered)."""
+    labels = list(dict.fromkeys(label for summary in results.values() for label in summary["agents"]))
+    short = [label.split("[")[0] for label in labels]
+    headers = short if len(set(short)) == len(short) else labels
+    table = Table(title="all games: units per hand (duplicate, * significant at 95%)", title_justify="left")
+    table.add_column("game")
+    for header in headers:
+        table.add_column(escape(header), justify="right")
+    for game, summary in results.items():
+        cells = [_cell(summary["agents"].get(label)) for label in labels]
+        table.add_row(f"{game} ({summary['hands']} deals)", *cells)
+    return table
+
+
+def _cell(row: dict | None) -> str:
+    if row is None:
+        return ""
+    return f"{row['mean_units_per_hand']:+.2f}" + ("*" if row["significant"] else "")
+
+
+if __name__ == "__main__":
+    import tyro
+
+    run_tournament(tyro.cli(Args))
