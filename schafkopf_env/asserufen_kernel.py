@@ -35,7 +35,8 @@ from schafkopf_env.common import (
     consecutive_top_trumps,
 )
 from trick_core.cards import FRENCH_32
-from trick_core.jit import deal_with_constraints, lowest_bit, njit, popcount, rng_next
+from trick_core.jit import deal_with_constraints, njit
+from trick_core.jit_fast import inline_njit, lowest_bit, njit_no_refcount, nth_bit, popcount, rng_below_small
 
 # ------------------------------------------------------------------ sizes
 
@@ -241,17 +242,6 @@ SCORE_NAMES = (
 )
 
 FULL_MASK = np.uint64((1 << NUM_CARDS) - 1)
-_L8 = np.uint64(0x0101010101010101)
-_H8 = np.uint64(0x8080808080808080)
-SELECT_IN_BYTE = np.array(
-    [
-        [i for i in range(8) if byte >> i & 1][rank] if rank < bin(byte).count("1") else 8
-        for rank in range(8)
-        for byte in range(256)
-    ],
-    dtype=np.int64,
-)
-"""``SELECT_IN_BYTE[rank * 256 + byte]``: position of the rank-th set bit of ``byte``."""
 ONE = np.uint64(1)
 NON_TRUMP_ACES_MASK = np.uint64(sum(1 << (s * 8 + RANK_A) for s in (0, 1, 3)))
 NON_TRUMP_TENS_MASK = np.uint64(sum(1 << (s * 8 + RANK_10) for s in (0, 1, 3)))
@@ -272,46 +262,49 @@ def make_params(max_doublings: int = 4, **unknown) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ small helpers
+# The hot path is written as small ``inline_njit`` helpers that numba inlines into the public entry points,
+# which are ``njit_no_refcount`` where they allocate nothing (``trick_core.jit_fast`` says why both matter
+# with ``cache=True``: about five times the random hands per second).
 
 
-@njit
+@inline_njit
 def _bit(card):
     return ONE << np.uint64(card)
 
 
-@njit
+@inline_njit
 def _mask(state, index):
     return np.uint64(state[index])
 
 
-@njit
+@inline_njit
 def _has(mask, card):
     return (mask >> np.uint64(card)) & ONE != np.uint64(0)
 
 
-@njit
+@inline_njit
 def _plain_suit_mask(kind, suit):
     """Cards of a plain suit under trump kind ``kind`` (its Queen and Jack are trumps)."""
     return EFFECTIVE_SUIT_MASK[kind, suit]
 
 
-@njit
+@inline_njit
 def _is_solo(contract):
     return contract >= CONTRACT_SOLO
 
 
-@njit
+@inline_njit
 def _is_du(contract):
     return contract == CONTRACT_SOLO_DU or contract == CONTRACT_HEART_SOLO_DU
 
 
-@njit
+@inline_njit
 def on_declarer_side(state, seat):
     """Whether ``seat`` plays with the declarer (the declarer, or the holder of the called card)."""
     return seat == state[DECLARER] or (state[CONTRACT] == CONTRACT_ACE_CALL and seat == state[PARTNER])
 
 
-@njit
+@inline_njit
 def may_say_darf_man(hand_mask):
     """Pinned: the player holds a non-heart plain card of a suit whose ace they do not hold."""
     for i in range(3):
@@ -322,7 +315,7 @@ def may_say_darf_man(hand_mask):
     return False
 
 
-@njit
+@inline_njit
 def callable_cards(hand_mask):
     """Cards the declarer of an ace-call game may call (bit mask).
 
@@ -344,39 +337,25 @@ def callable_cards(hand_mask):
     return NON_TRUMP_KINGS_MASK & ~hand_mask
 
 
-@njit
+@inline_njit
 def _uniform_below(rng, n):
     """Uniform integer in ``[0, n)`` for small ``n`` from the top 32 random bits (multiply-shift: no
     division in the hot loop)."""
-    return np.int64(((rng_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return rng_below_small(rng, n)
 
 
-@njit
-def _select_bit(x, k):
-    """Index of the k-th (0-based) set bit of ``x``, branch-free (Vigna's broadword select): random
-    card choice must not cost a mispredicted loop per card."""
-    s = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    s = (s & np.uint64(0x3333333333333333)) + ((s >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    s = (s + (s >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    byte_sums = s * _L8
-    k_step8 = np.uint64(k) * _L8
-    geq_k_step8 = ((k_step8 | _H8) - byte_sums) & _H8
-    place = np.uint64((((geq_k_step8 >> np.uint64(7)) * _L8) >> np.uint64(56)) * np.uint64(8))
-    byte_rank = np.int64(k) - np.int64(((byte_sums << np.uint64(8)) >> place) & np.uint64(0xFF))
-    return np.int64(place) + SELECT_IN_BYTE[byte_rank * 256 + np.int64((x >> place) & np.uint64(0xFF))]
-
-
-@njit
+@inline_njit
 def random_card(rng, mask):
-    """A uniformly chosen card of a non-empty mask."""
+    """A uniformly chosen card of a non-empty mask (branch-free select of the drawn set bit: random card
+    choice must not cost a mispredicted loop per card)."""
     x = np.uint64(mask)
-    return _select_bit(x, _uniform_below(rng, popcount(x)))
+    return nth_bit(x, _uniform_below(rng, popcount(x)))
 
 
 # ------------------------------------------------------------------ start of a hand
 
 
-@njit
+@inline_njit
 def _start_hand(state, max_doublings, dealer):
     """A fresh hand with empty hands (``_give`` fills them); all of the state is cleared, so that a state
     is a function of the deal and the actions alone."""
@@ -402,14 +381,14 @@ def _start_hand(state, max_doublings, dealer):
     state[SEAT_TO_ACT] = (dealer + 1) % NUM_SEATS
 
 
-@njit
+@inline_njit
 def _give(state, seat, card):
     bit = _bit(card)
     state[DEAL_HANDS + seat] = np.int64(_mask(state, DEAL_HANDS + seat) | bit)
     state[HANDS + seat] = np.int64(_mask(state, HANDS + seat) | bit)
 
 
-@njit
+@inline_njit
 def _start_hand_with(state, max_doublings, dealer, hand_masks):
     _start_hand(state, max_doublings, dealer)
     for seat in range(NUM_SEATS):
@@ -417,7 +396,7 @@ def _start_hand_with(state, max_doublings, dealer, hand_masks):
         state[HANDS + seat] = np.int64(hand_masks[seat])
 
 
-@njit
+@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
 def init_state(state, params, dealer, deal_cards):
     """Start a hand from a fixed deal: ``deal_cards`` holds 32 card indices, seat 0's eight first."""
     _start_hand(state, params[PARAM_MAX_DOUBLINGS], dealer)
@@ -426,18 +405,23 @@ def init_state(state, params, dealer, deal_cards):
             _give(state, seat, deal_cards[seat * HAND_SIZE + i])
 
 
-@njit
+@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
 def init_state_from_masks(state, params, dealer, hand_masks):
     """Start a hand from four hand masks (``int64`` or ``uint64`` array, seat by seat)."""
     _start_hand_with(state, params[PARAM_MAX_DOUBLINGS], dealer, hand_masks)
 
 
-@njit
+@njit_no_refcount
 def deal_hands(state, params, dealer, rng):
     """Shuffle and deal packets of four from forehand round the table twice, for a given dealer.
 
     The (still empty) trick area of the new state serves as the shuffling table, so a deal allocates
     nothing."""
+    _deal_hands(state, params, dealer, rng)
+
+
+@inline_njit
+def _deal_hands(state, params, dealer, rng):
     _start_hand(state, params[PARAM_MAX_DOUBLINGS], dealer)
     pack = TRICK_CARDS
     for i in range(NUM_CARDS):
@@ -453,13 +437,18 @@ def deal_hands(state, params, dealer, rng):
         state[pack + i] = 0
 
 
-@njit
+@njit_no_refcount
 def deal_random(state, params, rng):
     """Draw the dealer, then deal at random (``deal_hands``)."""
-    deal_hands(state, params, _uniform_below(rng, NUM_SEATS), rng)
+    _deal_random(state, params, rng)
 
 
-@njit
+@inline_njit
+def _deal_random(state, params, rng):
+    _deal_hands(state, params, _uniform_below(rng, NUM_SEATS), rng)
+
+
+@njit_no_refcount
 def current_seat(state):
     """Seat to act, -1 once the hand is over."""
     return state[SEAT_TO_ACT]
@@ -468,7 +457,7 @@ def current_seat(state):
 # ------------------------------------------------------------------ legality
 
 
-@njit
+@inline_njit
 def legal_card_mask(state, seat):
     """Cards ``seat`` may play now: follow the led effective suit if possible, plus rules 1-3 of the
     called card while the first trick led in the called suit is not complete."""
@@ -500,71 +489,85 @@ def legal_card_mask(state, seat):
     return without_called if without_called != np.uint64(0) else legal
 
 
-@njit
+@inline_njit
 def _may_double_again(state, seat):
     return state[DOUBLINGS] < state[MAX_DOUBLINGS] and on_declarer_side(state, seat) != on_declarer_side(
         state, state[LAST_DOUBLER]
     )
 
 
-@njit
-def legal_action_mask(state, out):
-    """Fill int8 ``out[NUM_ACTIONS]`` with the legal actions of the seat to act (zeros once over)."""
-    out[:] = 0
+@inline_njit
+def _action_bit(action):
+    return ONE << np.uint64(action)
+
+
+@inline_njit
+def legal_action_bits(state):
+    """The legal actions of the seat to act as the bits of a ``uint64`` (56 actions fit; 0 once over)."""
     phase = state[PHASE]
     seat = state[SEAT_TO_ACT]
     if phase == PHASE_PLAY:
-        legal = legal_card_mask(state, seat)
-        for card in range(NUM_CARDS):
-            if _has(legal, card):
-                out[ACTION_CARD_FIRST + card] = 1
-    elif phase == PHASE_BIDDING:
-        out[ACTION_WEG] = 1
+        return legal_card_mask(state, seat) << np.uint64(ACTION_CARD_FIRST)
+    bits = np.uint64(0)
+    if phase == PHASE_BIDDING:
+        bits |= _action_bit(ACTION_WEG)
         highest = state[HIGHEST_BID]
         if highest == -1:
-            out[ACTION_HAENGE_AN] = 1
+            bits |= _action_bit(ACTION_HAENGE_AN)
         if highest == ACTION_HAENGE_AN and may_say_darf_man(_mask(state, HANDS + seat)):
-            out[ACTION_DARF_MAN] = 1
+            bits |= _action_bit(ACTION_DARF_MAN)
         for bid in range(max(ACTION_SOLO, highest + 1), ACTION_HEART_SOLO_DU + 1):
-            out[bid] = 1
+            bits |= _action_bit(bid)
     elif phase == PHASE_ANSWER:
-        out[ACTION_ACCEPT] = 1
-        out[ACTION_REFUSE] = 1
+        bits |= _action_bit(ACTION_ACCEPT) | _action_bit(ACTION_REFUSE)
     elif phase == PHASE_CALL:
         callable_mask = callable_cards(_mask(state, HANDS + seat))
         for i in range(NUM_CALL_ACTIONS):
             if _has(callable_mask, CALL_CARDS[i]):
-                out[ACTION_CALL_FIRST + i] = 1
+                bits |= _action_bit(ACTION_CALL_FIRST + i)
     elif phase == PHASE_TRUMP:
         for i in range(NUM_TRUMP_ACTIONS):
-            out[ACTION_TRUMP_FIRST + i] = 1
+            bits |= _action_bit(ACTION_TRUMP_FIRST + i)
     elif phase == PHASE_OFFER:
-        out[ACTION_NO_DOUBLE] = 1
+        bits |= _action_bit(ACTION_NO_DOUBLE)
         if not on_declarer_side(state, seat):  # the hidden partner is asked but may only decline
-            out[ACTION_CONTRA] = 1
+            bits |= _action_bit(ACTION_CONTRA)
     elif phase == PHASE_ROUND:
-        out[ACTION_NO_DOUBLE] = 1
+        bits |= _action_bit(ACTION_NO_DOUBLE)
         if _may_double_again(state, seat):
-            out[ACTION_RE] = 1
+            bits |= _action_bit(ACTION_RE)
+    return bits
 
 
-@njit
-def is_legal(state, action):
-    """Whether ``action`` is legal for the seat to act (cheap for card plays)."""
-    if state[PHASE] == PHASE_OVER or action < 0 or action >= NUM_ACTIONS:
+@inline_njit
+def _bits_to_mask(bits, out):
+    for action in range(NUM_ACTIONS):
+        out[action] = (bits >> np.uint64(action)) & ONE
+
+
+@njit_no_refcount
+def legal_action_mask(state, out):
+    """Fill int8 ``out[NUM_ACTIONS]`` with the legal actions of the seat to act (zeros once over)."""
+    _bits_to_mask(legal_action_bits(state), out)
+
+
+@inline_njit
+def _is_legal(state, action):
+    if action < 0 or action >= NUM_ACTIONS:
         return False
-    if state[PHASE] == PHASE_PLAY:
-        card = action - ACTION_CARD_FIRST
-        return card >= 0 and _has(legal_card_mask(state, state[SEAT_TO_ACT]), card)
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    legal_action_mask(state, mask)
-    return mask[action] == 1
+    return _has(legal_action_bits(state), action)
+
+
+@njit_no_refcount
+def is_legal(state, action):
+    """Whether ``action`` is legal for the seat to act."""
+    return _is_legal(state, action)
 
 
 # ------------------------------------------------------------------ transitions
 
 
-@njit
+@inline_njit
 def _to_play(state, seat):
     """``seat`` is about to play a card: first offer contra if this is their first card (pinned)."""
     if state[TRICK_NUMBER] == 0 and state[DOUBLINGS] == 0 and state[MAX_DOUBLINGS] > 0 and seat != state[DECLARER]:
@@ -575,19 +578,19 @@ def _to_play(state, seat):
     state[SEAT_TO_ACT] = seat
 
 
-@njit
+@inline_njit
 def _start_play(state):
     state[TRICK_LEADERS] = (state[DEALER] + 1) % NUM_SEATS
     _to_play(state, (state[DEALER] + 1) % NUM_SEATS)
 
 
-@njit
+@inline_njit
 def _end_hand(state):
     state[PHASE] = PHASE_OVER
     state[SEAT_TO_ACT] = -1
 
 
-@njit
+@inline_njit
 def _end_bidding(state):
     highest = state[HIGHEST_BID]
     if highest == -1:
@@ -609,7 +612,7 @@ def _end_bidding(state):
             state[SEAT_TO_ACT] = state[DECLARER]
 
 
-@njit
+@inline_njit
 def _declare_ace_call(state, declarer):
     state[CONTRACT] = CONTRACT_ACE_CALL
     state[DECLARER] = declarer
@@ -618,7 +621,7 @@ def _declare_ace_call(state, declarer):
     state[SEAT_TO_ACT] = declarer
 
 
-@njit
+@inline_njit
 def _apply_bid(state, seat, action):
     state[BIDS + seat] = action
     if action != ACTION_WEG:
@@ -633,7 +636,7 @@ def _apply_bid(state, seat, action):
         _end_bidding(state)
 
 
-@njit
+@inline_njit
 def _apply_call(state, action):
     card = CALL_CARDS[action - ACTION_CALL_FIRST]
     state[CALLED_CARD] = card
@@ -643,13 +646,13 @@ def _apply_call(state, action):
     _start_play(state)
 
 
-@njit
+@inline_njit
 def _end_round(state):
     state[PHASE] = PHASE_PLAY
     state[SEAT_TO_ACT] = state[PENDING_PLAYER]
 
 
-@njit
+@inline_njit
 def _double(state, seat):
     count = state[DOUBLINGS]
     state[DOUBLERS + count] = seat
@@ -665,7 +668,7 @@ def _double(state, seat):
         state[SEAT_TO_ACT] = (seat + 1) % NUM_SEATS
 
 
-@njit
+@inline_njit
 def _apply_round_answer(state, seat, action):
     if action == ACTION_RE:
         _double(state, seat)
@@ -677,7 +680,7 @@ def _apply_round_answer(state, seat, action):
         state[SEAT_TO_ACT] = (seat + 1) % NUM_SEATS
 
 
-@njit
+@inline_njit
 def _winning_position(state, kind, start):
     """Position in playing order of the winning card of the four at ``state[start:start + 4]``: the
     highest trump, else the highest card of the led suit (``common.trick_winner_index`` without the
@@ -698,7 +701,7 @@ def _winning_position(state, kind, start):
     return best
 
 
-@njit
+@inline_njit
 def _complete_trick(state):
     kind = state[TRUMP_KIND]
     trick = state[TRICK_NUMBER]
@@ -736,7 +739,7 @@ def _complete_trick(state):
         _to_play(state, winner)
 
 
-@njit
+@inline_njit
 def _apply_card(state, seat, card):
     bit = _bit(card)
     kind = state[TRUMP_KIND]
@@ -758,9 +761,14 @@ def _apply_card(state, seat, card):
         _complete_trick(state)
 
 
-@njit
+@njit_no_refcount
 def apply_action(state, action):
     """Apply a legal action of the seat to act (unchecked: callers check the mask)."""
+    _apply(state, action)
+
+
+@inline_njit
+def _apply(state, action):
     phase = state[PHASE]
     seat = state[SEAT_TO_ACT]
     length = state[HISTORY_LENGTH]
@@ -788,9 +796,13 @@ def apply_action(state, action):
         _apply_round_answer(state, seat, action)
 
 
-@njit
+@njit_no_refcount
 def advance(state, action, mask_out):
-    """``apply_action``, then fill ``mask_out`` for the next seat; returns it (-1: over)."""
+    """``apply_action``, then fill ``mask_out`` for the next seat; returns it (-1: over).
+
+    Calls rather than inlines: between functions without reference counting a call costs a few
+    nanoseconds, nothing next to a Python env step, and every inlined copy of the rules costs seconds of
+    first-time compilation."""
     apply_action(state, action)
     legal_action_mask(state, mask_out)
     return state[SEAT_TO_ACT]
@@ -799,7 +811,7 @@ def advance(state, action, mask_out):
 # ------------------------------------------------------------------ scoring
 
 
-@njit
+@inline_njit
 def declarer_side_mask(state):
     """Cards the declarer's side held at the start (declarer, plus the called card's holder)."""
     side = _mask(state, DEAL_HANDS + state[DECLARER])
@@ -808,7 +820,7 @@ def declarer_side_mask(state):
     return side
 
 
-@njit
+@inline_njit
 def _score(state):
     """(won, side points, side tricks, hearts, schneider, schwarz, hoch, du factor, value) of a finished,
     not thrown-in hand."""
@@ -838,7 +850,7 @@ def _score(state):
     return won, side_points, side_tricks, hearts, schneider, schwarz, hoch, du_factor, value
 
 
-@njit
+@njit_no_refcount
 def score_items(state, out):
     """The value of a finished (not thrown-in) hand, item by item, into int64 ``out[SCORE_SIZE]``."""
     out[:] = 0
@@ -856,9 +868,14 @@ def score_items(state, out):
     out[SCORE_VALUE] = value
 
 
-@njit
+@njit_no_refcount
 def settlement(state, out):
     """Units per seat once over: ace-call 2 v 2 each +-value; solo opponents +-value, declarer -+3x."""
+    _settle(state, out)
+
+
+@inline_njit
+def _settle(state, out):
     out[:] = 0.0
     if state[PHASE] != PHASE_OVER or state[CONTRACT] == CONTRACT_NONE:
         return
@@ -877,7 +894,7 @@ def settlement(state, out):
 # ------------------------------------------------------------------ observation
 
 
-@njit
+@inline_njit
 def _put_cards(out, at, mask):
     rest = np.uint64(mask)
     while rest != np.uint64(0):
@@ -885,18 +902,18 @@ def _put_cards(out, at, mask):
         rest &= rest - ONE
 
 
-@njit
+@inline_njit
 def _relative(seat, viewer):
     return (seat - viewer) % NUM_SEATS
 
 
-@njit
+@inline_njit
 def _put_seat(out, at, seat, viewer):
     if seat >= 0:
         out[at + _relative(seat, viewer)] = 1.0
 
 
-@njit
+@inline_njit
 def partner_known_to(state, viewer):
     """The partnership is public, or ``viewer`` is the holder of the called card."""
     if state[CONTRACT] != CONTRACT_ACE_CALL or state[CALLED_CARD] < 0:
@@ -904,7 +921,7 @@ def partner_known_to(state, viewer):
     return state[PARTNER_KNOWN] == 1 or viewer == state[PARTNER]
 
 
-@njit
+@njit_no_refcount
 def observe(state, viewer, obs_type, out):
     """float32 observation of ``viewer`` (0 observation, 1 information_state, 2 perfect); see
     ``OBSERVATION_SEGMENTS``. Seats are relative to the viewer: 0 self, 1 left, 2 across, 3 right."""
@@ -990,43 +1007,48 @@ def observe(state, viewer, obs_type, out):
 # ------------------------------------------------------------------ random play and search
 
 
-@njit
+@inline_njit
+def _random_action(state, rng):
+    """A uniformly random legal action: the k-th set bit of the legal action bits, k drawn uniformly."""
+    bits = legal_action_bits(state)
+    return nth_bit(bits, _uniform_below(rng, popcount(bits)))
+
+
+@njit_no_refcount
 def random_action(state, rng, mask_buffer):
-    """A uniformly random legal action of the seat to act (card plays drawn straight from the mask)."""
-    if state[PHASE] == PHASE_PLAY:
-        return ACTION_CARD_FIRST + random_card(rng, legal_card_mask(state, state[SEAT_TO_ACT]))
-    legal_action_mask(state, mask_buffer)
-    count = 0
-    for a in range(ACTION_CARD_FIRST):
-        count += mask_buffer[a]
-    pick = _uniform_below(rng, count)
-    for a in range(ACTION_CARD_FIRST):
-        if mask_buffer[a] == 1:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
+    """A uniformly random legal action of the seat to act (``mask_buffer`` is no longer needed and left
+    untouched; the argument stays for callers written against the old signature)."""
+    return _random_action(state, rng)
 
 
-@njit
+@inline_njit
+def _random_playout(state, rng):
+    while state[SEAT_TO_ACT] >= 0:
+        _apply(state, _random_action(state, rng))
+
+
+@njit_no_refcount
 def random_playout(state, rng):
     """Play uniformly random legal actions until the hand is over, in place."""
-    mask_buffer = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    while state[SEAT_TO_ACT] >= 0:
-        apply_action(state, random_action(state, rng, mask_buffer))
+    _random_playout(state, rng)
 
 
 @njit
 def playout_values(state, actions, playouts, rng, out):
     """For each candidate action: ``playouts`` random playouts after it, settlements summed into
     ``out[i, :]``."""
-    result = np.zeros(NUM_SEATS, dtype=np.float64)
-    work = np.empty_like(state)
+    _playout_values_with(state, actions, playouts, rng, out, np.empty_like(state), np.zeros(NUM_SEATS))
+
+
+@njit_no_refcount
+def _playout_values_with(state, actions, playouts, rng, out, work, result):
+    """``playout_values`` with its scratch arrays given, compiled without reference counting."""
     for i in range(actions.shape[0]):
         for _ in range(playouts):
-            work[:] = state
+            for k in range(STATE_SIZE):  # not work[:] = state: numba may allocate a copy for that
+                work[k] = state[k]
             apply_action(work, actions[i])
-            random_playout(work, rng)
+            random_playout(work, rng)  # called, not inlined: once per playout it costs nothing
             settlement(work, result)
             for seat in range(NUM_SEATS):
                 out[i, seat] += result[seat]
@@ -1036,14 +1058,17 @@ def playout_values(state, actions, playouts, rng, out):
 def play_random_hands(params, num_hands, seed):
     """Benchmark kernel: deal and play ``num_hands`` random hands; returns the sum of seat 0's units."""
     rng = np.full(1, np.uint64(seed), dtype=np.uint64)
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    result = np.zeros(NUM_SEATS, dtype=np.float64)
-    mask_buffer = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    return _play_random_hands_with(params, num_hands, rng, np.zeros(STATE_SIZE, np.int64), np.zeros(NUM_SEATS))
+
+
+@njit_no_refcount
+def _play_random_hands_with(params, num_hands, rng, state, result):
+    """``play_random_hands`` with its arrays given, without reference counting. The entry points are
+    called, not inlined: three calls per hand cost nothing, and ``random_playout`` has the rules inlined."""
     checksum = 0.0
     for _ in range(num_hands):
         deal_random(state, params, rng)
-        while state[SEAT_TO_ACT] >= 0:
-            apply_action(state, random_action(state, rng, mask_buffer))
+        random_playout(state, rng)
         settlement(state, result)
         checksum += result[0]
     return checksum
@@ -1052,7 +1077,7 @@ def play_random_hands(params, num_hands, seed):
 # ------------------------------------------------------------------ resampling hidden cards
 
 
-@njit
+@inline_njit
 def void_cards(state, seat):
     """Cards ``seat`` cannot hold: those of every effective suit it has failed to follow."""
     voids = state[VOID_SUITS + seat]
@@ -1088,7 +1113,7 @@ def _called_card_constraints(state, viewer, unknown, allowed, must):
         allowed[state[DOUBLERS + k]] &= ~_bit(called)  # doublers are opponents while the partner is hidden
 
 
-@njit
+@njit_no_refcount
 def _replay(state, hand_masks, out_state):
     """Start ``out_state`` from ``hand_masks`` and replay ``state``'s history; False at the first action
     that is out of turn or illegal there."""

@@ -37,12 +37,13 @@ from schafkopf_env.common import (
     RANK_A,
     RANK_O,
     RANK_U,
+    TRICK_POWER,
+    TRUMP,
     TRUMP_WENZ,
     consecutive_top_trumps,
-    follow_mask,
-    trick_winner_index,
 )
-from trick_core.jit import deal_with_constraints, lowest_bit, njit, nth_bit, popcount, rng_next
+from trick_core.jit import deal_with_constraints, njit
+from trick_core.jit_fast import inline_njit, lowest_bit, njit_no_refcount, popcount, random_bit_small, rng_below_small
 
 NUM_SEATS = 4
 HAND_SIZE = 8
@@ -176,42 +177,73 @@ def make_params(**options) -> np.ndarray:
 
 
 # =========================================================================== small helpers
+# The hot path (one random hand is ~37 steps of a few dozen instructions each) is written as small
+# ``inline_njit`` helpers that numba inlines into the public entry points, which are ``njit_no_refcount``
+# where they allocate nothing (see ``trick_core.jit_fast`` for why both matter with ``cache=True``).
 
 
-@njit
+@inline_njit
 def _bit(card):
     return _U1 << np.uint64(card)
 
 
-@njit
+@inline_njit
 def _below(rng, n):
     """Uniform integer in ``[0, n)`` for small ``n`` by multiply-shift (Lemire) on 32 random bits: no
     division, which dominates a random playout otherwise; the bias is below n / 2**32."""
-    return np.int64(((rng_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return rng_below_small(rng, n)
 
 
-@njit
+@inline_njit
 def _random_bit(rng, mask):
     """A uniformly chosen set bit of a non-zero mask (an action or a card)."""
-    return nth_bit(mask, _below(rng, popcount(mask)))
+    return random_bit_small(rng, mask)
 
 
-@njit
+@inline_njit
 def _mask(state, offset):
     return np.uint64(state[offset])
 
 
-@njit
+@inline_njit
 def _forehand(state):
     return (state[S_DEALER] + 1) % NUM_SEATS
 
 
-@njit
+@inline_njit
 def _is_tout(contract):
     return contract == WENZ_TOUT or contract == SOLO_TOUT
 
 
-@njit
+@inline_njit
+def _follow_mask(kind, hand_mask, led_card):
+    """``common.follow_mask``, inlined: the cards of the led effective suit if any, else the whole hand."""
+    same = hand_mask & EFFECTIVE_SUIT_MASK[kind, EFFECTIVE_SUIT[kind, led_card]]
+    return same if same != _ZERO else hand_mask
+
+
+@inline_njit
+def _winning_position(state, kind, start):
+    """Position in playing order of the card that wins the four at ``state[start:start + 4]``: the highest
+    trump, else the highest card of the led suit (``common.trick_winner_index`` without the array view,
+    whose reference counting costs more than the trick)."""
+    led_suit = EFFECTIVE_SUIT[kind, state[start]]
+    best = 0
+    best_trump = led_suit == TRUMP
+    best_power = TRICK_POWER[kind, state[start]]
+    for i in range(1, NUM_SEATS):
+        card = state[start + i]
+        suit = EFFECTIVE_SUIT[kind, card]
+        power = TRICK_POWER[kind, card]
+        if suit == TRUMP:
+            if not best_trump or power > best_power:
+                best, best_trump, best_power = i, True, power
+        elif suit == led_suit and not best_trump and power > best_power:
+            best, best_power = i, power
+    return best
+
+
+@inline_njit
 def legal_call_bits(hand):
     """Call actions a Rufer declarer with ``hand`` may take, as bits over the three callable suits:
     the ace not held and a plain card of its suit held."""
@@ -223,7 +255,7 @@ def legal_call_bits(hand):
     return bits
 
 
-@njit
+@inline_njit
 def legal_trump_bits(hand):
     """Trump suits a Solo declarer may name: those of which the hand holds a plain card."""
     bits = _ZERO
@@ -233,7 +265,7 @@ def legal_trump_bits(hand):
     return bits
 
 
-@njit
+@inline_njit
 def can_bid(hand, contract):
     """Whether a hand may bid a contract at all (before comparing with the highest bid)."""
     if contract == RUFER:
@@ -245,7 +277,7 @@ def can_bid(hand, contract):
     return True
 
 
-@njit
+@inline_njit
 def legal_card_bits(state, seat):
     """Cards ``seat`` may play now: follow the effective suit, plus the called-ace rules of a Rufer."""
     hand = _mask(state, S_HAND + seat)
@@ -264,7 +296,7 @@ def legal_card_bits(state, seat):
                 return hand & ~(suit_cards & ~ace)
         return hand
     led_card = state[trick + 1]
-    allowed = follow_mask(kind, hand, led_card)
+    allowed = _follow_mask(kind, hand, led_card)
     if restricted:
         if EFFECTIVE_SUIT[kind, led_card] == called:
             return ace  # the called suit is led: the ace must go, trumped or not
@@ -273,7 +305,7 @@ def legal_card_bits(state, seat):
     return allowed
 
 
-@njit
+@inline_njit
 def legal_action_bits(state):
     """Legal actions of the seat to act as bits of a ``uint64`` (46 actions fit); 0 once over."""
     phase = state[S_PHASE]
@@ -294,7 +326,7 @@ def legal_action_bits(state):
     return _ZERO
 
 
-@njit
+@inline_njit
 def _bits_to_mask(bits, out):
     for action in range(NUM_ACTIONS):
         out[action] = (bits >> np.uint64(action)) & _U1
@@ -303,24 +335,34 @@ def _bits_to_mask(bits, out):
 # =========================================================================== contract kernel API
 
 
-@njit
+@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
 def init_state(state, params, dealer, deal_cards):
     """Start a hand: ``deal_cards`` holds 32 card indices, seat 0's eight cards first, then seat 1's..."""
-    hands = np.zeros(NUM_SEATS, dtype=np.uint64)
-    _init_from_cards(state, params, dealer, deal_cards, hands)
+    h0, h1, h2, h3 = _hands_of(deal_cards, 0)
+    _start_hand(state, params, dealer, h0, h1, h2, h3)
 
 
-@njit
-def _init_from_cards(state, params, dealer, deal_cards, hands):
-    for seat in range(NUM_SEATS):
-        hands[seat] = _ZERO
-    for i in range(NUM_SEATS * HAND_SIZE):
-        hands[i // HAND_SIZE] |= _bit(deal_cards[i])
-    _init_from_masks(state, params, dealer, hands)
+@inline_njit
+def _hands_of(cards, offset):
+    """The four hand masks of the 32 card indices at ``cards[offset:]``, seat 0's eight cards first."""
+    h0 = h1 = h2 = h3 = _ZERO
+    for i in range(HAND_SIZE):
+        h0 |= _bit(cards[offset + i])
+        h1 |= _bit(cards[offset + HAND_SIZE + i])
+        h2 |= _bit(cards[offset + 2 * HAND_SIZE + i])
+        h3 |= _bit(cards[offset + 3 * HAND_SIZE + i])
+    return h0, h1, h2, h3
 
 
-@njit
+@inline_njit
 def _init_from_masks(state, params, dealer, hands):
+    _start_hand(state, params, dealer, hands[0], hands[1], hands[2], hands[3])
+
+
+@inline_njit
+def _start_hand(state, params, dealer, h0, h1, h2, h3):
+    """Clear the whole state (so that it is a function of the deal and the actions alone) and start the
+    bidding with the four hands dealt."""
     state[:] = 0
     for i in range(PARAMS_SIZE):
         state[S_PARAMS + i] = params[i]
@@ -333,56 +375,62 @@ def _init_from_masks(state, params, dealer, hands):
     state[S_TRUMP_KIND] = -1
     state[S_CALLED_SUIT] = -1
     state[S_PARTNER] = -1
+    state[S_DEAL] = state[S_HAND] = np.int64(h0)
+    state[S_DEAL + 1] = state[S_HAND + 1] = np.int64(h1)
+    state[S_DEAL + 2] = state[S_HAND + 2] = np.int64(h2)
+    state[S_DEAL + 3] = state[S_HAND + 3] = np.int64(h3)
     for seat in range(NUM_SEATS):
         state[S_BIDS + seat] = -1
-        state[S_DEAL + seat] = np.int64(hands[seat])
-        state[S_HAND + seat] = np.int64(hands[seat])
-    for t in range(NUM_TRICKS):
-        state[S_TRICKS + t * TRICK_RECORD] = -1
-        for i in range(1, TRICK_RECORD):
-            state[S_TRICKS + t * TRICK_RECORD + i] = -1
+    for i in range(NUM_TRICKS * TRICK_RECORD):
+        state[S_TRICKS + i] = -1
 
 
-@njit
-def _deal_random_with(state, params, rng, cards, hands, dealer):
-    """Shuffle (Fisher-Yates into ``cards``), deal, start; ``dealer`` -1 draws the dealer too. The
-    scratch arrays come from the caller so that the benchmark loop allocates nothing."""
+SHUFFLE_SCRATCH = S_HISTORY_SEAT
+"""Where ``_deal_random_with`` shuffles the pack: the action history, empty until the hand starts and
+cleared by it, so that dealing allocates nothing."""
+assert MAX_ACTIONS >= NUM_CARDS
+
+
+@inline_njit
+def _deal_random_with(state, params, rng, dealer):
+    """Shuffle (Fisher-Yates), deal, start; ``dealer`` -1 draws the dealer too (after the shuffle)."""
+    pack = SHUFFLE_SCRATCH
     for i in range(NUM_CARDS):
-        cards[i] = i
+        state[pack + i] = i
     for i in range(NUM_CARDS - 1, 0, -1):
         j = _below(rng, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+        state[pack + i], state[pack + j] = state[pack + j], state[pack + i]
     if dealer < 0:
         dealer = _below(rng, NUM_SEATS)
-    _init_from_cards(state, params, dealer, cards, hands)
+    h0, h1, h2, h3 = _hands_of(state, pack)
+    _start_hand(state, params, dealer, h0, h1, h2, h3)
 
 
-@njit
+@njit_no_refcount
 def deal_random(state, params, rng):
     """Deal at random (the dealer drawn too) from the splitmix64 ``rng`` and start the hand."""
-    _deal_random_with(state, params, rng, np.empty(NUM_CARDS, np.int64), np.empty(NUM_SEATS, np.uint64), -1)
+    _deal_random_with(state, params, rng, -1)
 
 
-@njit
+@njit_no_refcount
 def deal_random_for_dealer(state, params, rng, dealer):
     """Deal random hands with a given dealer (``-1``: drawn as in ``deal_random``)."""
-    _deal_random_with(state, params, rng, np.empty(NUM_CARDS, np.int64), np.empty(NUM_SEATS, np.uint64), dealer)
+    _deal_random_with(state, params, rng, dealer)
 
 
-@njit
+@njit_no_refcount
 def current_seat(state):
     return state[S_CURRENT]
 
 
-@njit
+@njit_no_refcount
 def legal_action_mask(state, out):
     """Fill int8 ``out[NUM_ACTIONS]`` with the legal actions of the seat to act."""
     _bits_to_mask(legal_action_bits(state), out)
 
 
-@njit
-def apply_action(state, action):
-    """Apply a legal action of the seat to act (callers check legality with the mask)."""
+@inline_njit
+def _apply(state, action):
     seat = state[S_CURRENT]
     n = state[S_NUM_ACTIONS]
     state[S_HISTORY_SEAT + n] = seat
@@ -400,21 +448,37 @@ def apply_action(state, action):
         _start_play(state)
 
 
-@njit
+@njit_no_refcount
+def apply_action(state, action):
+    """Apply a legal action of the seat to act (callers check legality with the mask)."""
+    _apply(state, action)
+
+
+@njit_no_refcount
 def advance(state, action, mask_out):
-    """One env step: apply ``action``, fill ``mask_out`` for the next seat; return it, or -1 when over."""
+    """One env step: apply ``action``, fill ``mask_out`` for the next seat; return it, or -1 when over.
+
+    Calls rather than inlines: between functions without reference counting a call costs a few
+    nanoseconds, nothing next to a Python env step, and every inlined copy of the rules costs seconds of
+    first-time compilation."""
     apply_action(state, action)
-    _bits_to_mask(legal_action_bits(state), mask_out)
+    legal_action_mask(state, mask_out)
     return state[S_CURRENT]
 
 
-@njit
+@njit_no_refcount
+def _legal_action_bits_called(state):
+    """``legal_action_bits`` as a function that is called, not inlined (for replays)."""
+    return legal_action_bits(state)
+
+
+@inline_njit
 def _end_hand(state):
     state[S_PHASE] = PHASE_OVER
     state[S_CURRENT] = -1
 
 
-@njit
+@inline_njit
 def _bid(state, seat, contract):
     state[S_BIDS + seat] = contract
     if contract > state[S_HIGHEST_BID]:
@@ -443,7 +507,7 @@ def _bid(state, seat, contract):
         _start_play(state)
 
 
-@njit
+@inline_njit
 def _call(state, suit):
     state[S_CALLED_SUIT] = suit
     state[S_TRUMP_KIND] = HEARTS
@@ -454,7 +518,7 @@ def _call(state, suit):
     _start_play(state)
 
 
-@njit
+@inline_njit
 def counted_laufende(contract, kind, side_mask):
     """Laufende that count for a contract whose declarer side held ``side_mask`` at the start: the
     consecutive top trumps of either side, or 0 below the contract's minimum."""
@@ -464,7 +528,7 @@ def counted_laufende(contract, kind, side_mask):
     return count if count >= LAUFENDE_FROM[contract] else 0
 
 
-@njit
+@inline_njit
 def _start_play(state):
     """Count the Laufende from the dealt hands, then forehand leads the first trick."""
     contract = state[S_CONTRACT]
@@ -479,7 +543,7 @@ def _start_play(state):
     state[S_TRICKS] = leader
 
 
-@njit
+@inline_njit
 def _play_card(state, seat, card):
     state[S_HAND + seat] = np.int64(_mask(state, S_HAND + seat) & ~_bit(card))
     trick = S_TRICKS + state[S_TRICK_NUMBER] * TRICK_RECORD
@@ -494,11 +558,11 @@ def _play_card(state, seat, card):
     _complete_trick(state, trick)
 
 
-@njit
+@inline_njit
 def _complete_trick(state, trick):
     kind = state[S_TRUMP_KIND]
     leader = state[trick]
-    winner = (leader + trick_winner_index(kind, state[trick + 1 : trick + 5], NUM_SEATS)) % NUM_SEATS
+    winner = (leader + _winning_position(state, kind, trick + 1)) % NUM_SEATS
     state[trick + 5] = winner
     points = 0
     for i in range(NUM_SEATS):
@@ -526,7 +590,7 @@ def _complete_trick(state, trick):
     state[trick + TRICK_RECORD] = winner
 
 
-@njit
+@inline_njit
 def contract_value(contract, side_points, side_tricks, laufende, tout_lost):
     """Whether the declarer's side wins, and the value in units (``shared/rules`` section 5).
 
@@ -544,7 +608,7 @@ def contract_value(contract, side_points, side_tricks, laufende, tout_lost):
     return side_points >= 61, value
 
 
-@njit
+@inline_njit
 def declarer_side_totals(state):
     """Card points and tricks of the declarer's side (declarer plus, in a Rufer, the ace's holder)."""
     declarer = state[S_DECLARER]
@@ -557,9 +621,14 @@ def declarer_side_totals(state):
     return points, tricks
 
 
-@njit
+@njit_no_refcount
 def settlement(state, out):
     """Units per seat once the hand is over (zero-sum); zeros when thrown in or still running."""
+    _settle(state, out)
+
+
+@inline_njit
+def _settle(state, out):
     out[:] = 0.0
     contract = state[S_CONTRACT]
     if state[S_PHASE] != PHASE_OVER or contract == PASS:
@@ -582,7 +651,7 @@ def settlement(state, out):
 # =========================================================================== observation
 
 
-@njit
+@inline_njit
 def _set_cards(out, offset, mask):
     while mask != _ZERO:
         card = lowest_bit(mask)
@@ -590,12 +659,12 @@ def _set_cards(out, offset, mask):
         mask &= mask - _U1
 
 
-@njit
+@inline_njit
 def _relative(seat, observer):
     return (seat - observer + NUM_SEATS) % NUM_SEATS
 
 
-@njit
+@inline_njit
 def partner_known_to(state, observer):
     """The ace holder's seat if ``observer`` knows it (the table knows, or it holds the ace), else -1."""
     partner = state[S_PARTNER]
@@ -604,7 +673,7 @@ def partner_known_to(state, observer):
     return -1
 
 
-@njit
+@njit_no_refcount
 def observe(state, seat, obs_type, out):
     """Float32 observation of ``seat``: all and only what it may know (layout: the ``OBS_*`` table)."""
     out[:] = 0.0
@@ -662,24 +731,34 @@ def observe(state, seat, obs_type, out):
 # =========================================================================== playouts and search
 
 
-@njit
+@inline_njit
+def _random_playout(state, rng):
+    while state[S_CURRENT] >= 0:
+        _apply(state, _random_bit(rng, legal_action_bits(state)))
+
+
+@njit_no_refcount
 def random_playout(state, rng):
     """Play uniformly random legal actions until the hand is over, in place."""
-    while state[S_CURRENT] >= 0:
-        apply_action(state, _random_bit(rng, legal_action_bits(state)))
+    _random_playout(state, rng)
 
 
 @njit
 def playout_values(state, actions, playouts, rng, out):
     """For each candidate ``actions[i]`` of the seat to act, ``playouts`` times: copy the state, apply
     it, play randomly to the end, and add the settlement into ``out[i, :]``."""
-    work = np.empty_like(state)
-    units = np.zeros(NUM_SEATS, dtype=np.float64)
+    _playout_values_with(state, actions, playouts, rng, out, np.empty_like(state), np.zeros(NUM_SEATS))
+
+
+@njit_no_refcount
+def _playout_values_with(state, actions, playouts, rng, out, work, units):
+    """``playout_values`` with its scratch arrays given, compiled without reference counting."""
     for i in range(actions.shape[0]):
         for _ in range(playouts):
-            work[:] = state
+            for k in range(STATE_SIZE):  # not work[:] = state: numba may allocate a copy for that
+                work[k] = state[k]
             apply_action(work, actions[i])
-            random_playout(work, rng)
+            random_playout(work, rng)  # called, not inlined: once per playout it costs nothing
             settlement(work, units)
             for s in range(NUM_SEATS):
                 out[i, s] += units[s]
@@ -690,13 +769,16 @@ def play_random_hands(params, num_hands, seed):
     """Benchmark kernel: deal and play ``num_hands`` random hands; returns the sum of seat 0's units."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
-    state = np.empty(STATE_SIZE, dtype=np.int64)
-    cards = np.empty(NUM_CARDS, dtype=np.int64)
-    hands = np.empty(NUM_SEATS, dtype=np.uint64)
-    units = np.zeros(NUM_SEATS, dtype=np.float64)
+    return _play_random_hands_with(params, num_hands, rng, np.empty(STATE_SIZE, np.int64), np.zeros(NUM_SEATS))
+
+
+@njit_no_refcount
+def _play_random_hands_with(params, num_hands, rng, state, units):
+    """``play_random_hands`` with its arrays given, without reference counting. The entry points are
+    called, not inlined: three calls per hand cost nothing, and ``random_playout`` has the rules inlined."""
     checksum = 0.0
     for _ in range(num_hands):
-        _deal_random_with(state, params, rng, cards, hands, -1)
+        deal_random(state, params, rng)
         random_playout(state, rng)
         settlement(state, units)
         checksum += units[0]
@@ -706,7 +788,7 @@ def play_random_hands(params, num_hands, seed):
 # =========================================================================== resampling hidden cards
 
 
-@njit
+@inline_njit
 def _played_mask(state, seat):
     return _mask(state, S_DEAL + seat) & ~_mask(state, S_HAND + seat)
 
@@ -749,13 +831,13 @@ def hidden_card_constraints(state, observer, allowed):
     return unseen
 
 
-@njit
+@njit_no_refcount
 def _replays_legally(state, hands, work):
     """Restart ``work`` from ``hands`` and replay ``state``'s history; False if any action is illegal."""
     _init_from_masks(work, state[S_PARAMS : S_PARAMS + PARAMS_SIZE], state[S_DEALER], hands)
     for i in range(state[S_NUM_ACTIONS]):
         action = state[S_HISTORY_ACTION + i]
-        if ((legal_action_bits(work) >> np.uint64(action)) & _U1) == _ZERO:
+        if ((_legal_action_bits_called(work) >> np.uint64(action)) & _U1) == _ZERO:
             return False
         apply_action(work, action)
     return True
