@@ -63,6 +63,10 @@ def state_size(aec_env: TrickTakingEnv) -> int:
     return int(aec_env.kernel_state().shape[0])
 
 
+PARALLEL_MIN_ENVS = 256
+"""With ``num_threads=None``, a batch smaller than this runs the serial loop: waking threads for a few rows
+costs more than it saves (and far more on a machine whose cores are busy with other work)."""
+
 RANDOM_HAND_CHUNKS = 64
 """``RandomHandPlayer.play`` splits the hands into this many independent random streams, whatever the
 number of threads, so that its result depends on the seed alone."""
@@ -72,11 +76,13 @@ class RandomHandPlayer:
     """Deals and plays uniformly random whole hands of one game and configuration in compiled code,
     without returning to Python between hands (the benchmark kernel, multi-threaded)."""
 
-    def __init__(self, game: str, aec_env: TrickTakingEnv, kernel_module: types.ModuleType) -> None:
+    def __init__(
+        self, game: str, aec_env: TrickTakingEnv, kernel_module: types.ModuleType, params: np.ndarray | None = None
+    ) -> None:
         self.game = game
         self.num_seats = aec_env.num_seats
         self._kernel = kernel_module
-        self._params = kernel_params(aec_env, kernel_module)
+        self._params = kernel_params(aec_env, kernel_module) if params is None else params
         self._state_size = state_size(aec_env)
 
     def play(self, num_hands: int, seed: int = 0, num_threads: int | None = None) -> np.ndarray:
@@ -107,9 +113,11 @@ class BatchEnvCore:
         observation_type: str,
         num_threads: int | None,
         copy: bool,
+        params: np.ndarray | None = None,
     ) -> None:
         """``aec_env``: the game's PettingZoo env built with the user's options (its spaces, action names
-        and rule ``config`` define the batch); ``kernel_module``: that game's kernel."""
+        and rule ``config`` define the batch); ``kernel_module``: that game's kernel; ``params``: its
+        kernel params (default: ``make_params(**aec_env.config)``)."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         check_num_threads(num_threads)
@@ -121,7 +129,7 @@ class BatchEnvCore:
         self._obs_type = observation_type_code(observation_type)
         self._aec_env = aec_env
         self._kernel = kernel_module
-        self._params = kernel_params(aec_env, kernel_module)
+        self._params = kernel_params(aec_env, kernel_module) if params is None else params
         self.num_seats = aec_env.num_seats
         self.num_actions = aec_env.num_actions
         self.obs_size = aec_env.obs_size
@@ -134,10 +142,10 @@ class BatchEnvCore:
         )
         self.action_space = gymnasium.spaces.MultiDiscrete(np.full(self.num_envs, self.num_actions))
         self._state_size = state_size(aec_env)
-        parallel = self.num_threads != 1
-        self._loops = batch_loops.specialise(kernel_module, game, parallel)
+        self.parallel = self.num_threads != 1 and (self.num_threads is not None or self.num_envs >= PARALLEL_MIN_ENVS)
+        self._loops = batch_loops.specialise(kernel_module, game, self.parallel)
         self._sample = (
-            batch_loops.sample_legal_actions_parallel if parallel else batch_loops.sample_legal_actions
+            batch_loops.sample_legal_actions_parallel if self.parallel else batch_loops.sample_legal_actions
         )
         n = self.num_envs
         self._states = np.zeros((n, self._state_size), dtype=np.int64)
@@ -165,10 +173,7 @@ class BatchEnvCore:
         if seed is not None:
             self._seed(seed)
         batch_loops.set_threads(self.num_threads)
-        self._loops.reset_rows(
-            self._states, self._params, self._deal_rngs, self._obs_type, self._observations,
-            self._action_masks, self._current_players, self._rewards, self._settlements,
-        )
+        self._reset_rows()
         self._terminated[:] = False
         self._has_reset = True
         return self._result()
@@ -179,10 +184,7 @@ class BatchEnvCore:
         self._require_reset()
         actions = self._checked_actions(actions)
         batch_loops.set_threads(self.num_threads)
-        self._loops.step_rows(
-            self._states, self._params, self._deal_rngs, actions, self._obs_type, self._observations,
-            self._action_masks, self._current_players, self._rewards, self._terminated, self._settlements,
-        )
+        self._step_rows(actions)
         return self._result()
 
     def sample_actions(self) -> np.ndarray:
@@ -200,7 +202,7 @@ class BatchEnvCore:
         self._require_reset()
         out = np.zeros((self.num_envs, self.num_seats, self.obs_size), dtype=np.float32)
         batch_loops.set_threads(self.num_threads)
-        self._loops.observe_rows(self._states, self._obs_type, out)
+        self._observe_rows(out)
         return out
 
     # ------------------------------------------------------------------ kernel states
@@ -212,8 +214,8 @@ class BatchEnvCore:
     def load_states(self, states, rows=None) -> BatchStep:
         """Set hands from kernel states (e.g. ``aec_env.unwrapped.kernel_state()`` of envs reset to fixed
         deals): every row, or the rows listed in ``rows`` (``states`` then has one row per entry). Each
-        must be a hand in progress of this game and configuration. Rewards and ``terminated`` of the
-        returned step are zeros."""
+        must be a hand in progress of this game and configuration. In the returned step the loaded rows
+        have zero rewards and ``terminated`` False; other rows are as the last step left them."""
         rows = np.arange(self.num_envs) if rows is None else self._checked_rows(rows)
         states = np.asarray(states)
         expected = (rows.shape[0], self._state_size)
@@ -226,11 +228,9 @@ class BatchEnvCore:
         if finished >= 0:
             raise ValueError(f"{self.game}: the hand given for row {rows[finished]} is already over")
         self._states[rows] = loaded
-        self._loops.refresh_rows(
-            self._states, rows, self._obs_type, self._observations, self._action_masks, self._current_players
-        )
-        self._rewards[:] = 0.0
-        self._terminated[:] = False
+        self._refresh_rows(rows)
+        self._rewards[rows] = 0.0
+        self._terminated[rows] = False
         self._has_reset = True
         return self._result()
 
@@ -251,6 +251,29 @@ class BatchEnvCore:
 
     def string_to_action(self, text: str) -> int:
         return self._aec_env.string_to_action(text)
+
+    # ------------------------------------------------------------------ the compiled loops (a game's
+    # batch env may override these four to add episode structure around hands, e.g. Knüffeln matches)
+
+    def _reset_rows(self) -> None:
+        self._loops.reset_rows(
+            self._states, self._params, self._deal_rngs, self._obs_type, self._observations,
+            self._action_masks, self._current_players, self._rewards, self._settlements,
+        )
+
+    def _step_rows(self, actions: np.ndarray) -> None:
+        self._loops.step_rows(
+            self._states, self._params, self._deal_rngs, actions, self._obs_type, self._observations,
+            self._action_masks, self._current_players, self._rewards, self._terminated, self._settlements,
+        )
+
+    def _observe_rows(self, out: np.ndarray) -> None:
+        self._loops.observe_rows(self._states, self._obs_type, out)
+
+    def _refresh_rows(self, rows: np.ndarray) -> None:
+        self._loops.refresh_rows(
+            self._states, rows, self._obs_type, self._observations, self._action_masks, self._current_players
+        )
 
     # ------------------------------------------------------------------ helpers
 

@@ -22,12 +22,15 @@ cleaned.)
 
 All templates take the batch as 2-D arrays (one row per hand) and loop the rows with ``numba.prange``:
 the ``parallel`` specialisation spreads rows over numba's threads, the serial one runs them in order.
+They rely on the kernel contract as the envs do: ``observe`` and ``legal_action_mask`` write every entry
+of their output (the tests compare every observation with the AEC env's).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import sys
 import types
 
@@ -36,6 +39,14 @@ import numpy as np
 from numba import prange
 
 from .jit import njit, njit_parallel, rng_below
+
+# OpenMP (numba's default threading layer here) spins idle worker threads by default. When the cores are
+# shared — with PyTorch's own threads in a training loop, or other processes — a spinning worker steals the
+# core its partner needs and a parallel step becomes several times slower than a serial one (measured on
+# the 2-core benchmark machine: 0.16 M instead of 1.2-1.5 M steps/s). Passive waiting costs a few
+# microseconds per parallel call on an idle machine. It must be set before OpenMP starts (at the first
+# parallel call); a value the user set is kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 kernel = None
 """The game's kernel module; bound in each specialised copy (see ``specialise``)."""
@@ -83,7 +94,6 @@ def reset_rows(states, params, deal_rngs, obs_type, observations, action_masks, 
         seat = start_hand(state, params, deal_rngs[i], rewards[i], settlements[i])
         kernel.legal_action_mask(state, action_masks[i])
         current_players[i] = seat
-        observations[i, :] = 0.0
         kernel.observe(state, seat, obs_type, observations[i])
 
 
@@ -106,8 +116,6 @@ def step_rows(states, params, deal_rngs, actions, obs_type, observations, action
             seat = start_hand(state, params, deal_rngs[i], rewards[i], settlements[i])
             kernel.legal_action_mask(state, action_masks[i])
         current_players[i] = seat
-        # Kernels may write only the non-zero entries of an observation (the AEC env hands them zeros).
-        observations[i, :] = 0.0
         kernel.observe(state, seat, obs_type, observations[i])
 
 
@@ -128,7 +136,6 @@ def refresh_rows(states, rows, obs_type, observations, action_masks, current_pla
         seat = kernel.current_seat(state)
         current_players[i] = seat
         kernel.legal_action_mask(state, action_masks[i])
-        observations[i, :] = 0.0
         kernel.observe(state, seat, obs_type, observations[i])
 
 
@@ -136,7 +143,6 @@ def observe_rows(states, obs_type, out):
     """Observation of every seat of every row: ``out[row, seat]``."""
     for i in prange(states.shape[0]):
         for seat in range(out.shape[1]):
-            out[i, seat, :] = 0.0
             kernel.observe(states[i], seat, obs_type, out[i, seat])
 
 
@@ -273,27 +279,39 @@ def code_fingerprint(kernel_module: types.ModuleType) -> str:
     return digest.hexdigest()[:12]
 
 
-@functools.cache
-def specialise(kernel_module: types.ModuleType, game: str, parallel: bool) -> types.SimpleNamespace:
-    """Compiled copies of the templates bound to ``kernel_module`` (cached per process and on disk).
-
-    ``parallel=True`` compiles with ``trick_core.jit.njit_parallel`` (rows spread over numba's threads),
-    ``False`` with ``njit``. Compilation itself is lazy: it happens at a function's first call.
-    """
+def compile_copies(
+    templates, namespace: dict, tag: str, parallel: bool, serial_names=()
+) -> types.SimpleNamespace:
+    """Compile a uniquely named copy of each template function, all sharing the globals ``namespace``
+    (so that templates calling each other call each other's copies). The copies are named
+    ``<template>__<tag>`` for numba's on-disk cache; ``tag`` must tell apart everything that changes the
+    machine code (game, variant, code fingerprint). ``parallel`` compiles with ``njit_parallel`` except
+    the templates named in ``serial_names``, which always use ``njit``. Compilation is lazy."""
     decorator = njit_parallel if parallel else njit
-    tag = f"{game}__{'parallel' if parallel else 'serial'}__{code_fingerprint(kernel_module)}"
-    namespace = dict(globals())
-    namespace["kernel"] = kernel_module
+    namespace = dict(namespace)
     compiled = {}
-    for name in TEMPLATE_NAMES:
-        template = globals()[name]
+    for template in templates:
+        name = template.__name__
         unique_name = f"{name}__{tag}"
         code = template.__code__.replace(co_name=unique_name, co_qualname=unique_name)
         function = types.FunctionType(code, namespace, unique_name, template.__defaults__)
         function.__doc__ = template.__doc__
-        compiled[name] = (njit if name in SERIAL_TEMPLATES else decorator)(function)
+        compiled[name] = (njit if name in serial_names else decorator)(function)
         namespace[name] = compiled[name]
     return types.SimpleNamespace(**compiled)
+
+
+def variant_tag(parallel: bool) -> str:
+    return "parallel" if parallel else "serial"
+
+
+@functools.cache
+def specialise(kernel_module: types.ModuleType, game: str, parallel: bool) -> types.SimpleNamespace:
+    """Compiled copies of this module's templates bound to ``kernel_module`` (cached per process and on
+    disk). ``parallel=True`` spreads rows over numba's threads, ``False`` runs them serially."""
+    tag = f"{game}__{variant_tag(parallel)}__{code_fingerprint(kernel_module)}"
+    templates = [globals()[name] for name in TEMPLATE_NAMES]
+    return compile_copies(templates, {**globals(), "kernel": kernel_module}, tag, parallel, SERIAL_TEMPLATES)
 
 
 def row_seeds(seed: int | None, count: int) -> np.ndarray:

@@ -1,0 +1,282 @@
+"""Batched Knüffeln: many hands stepped together in compiled code — every variant, five players, talk,
+and ladder-scored matches.
+
+The same batched env as ``schafkopf_env.batch`` (whose docstring is the full reference: the arrays
+returned, auto-reset, seeding, ``sample_actions``, ``observe_all``, ``kernel_states``/``load_states``,
+``copy=False``), for Knüffeln:
+
+    from knuffeln_env.batch import BatchEnv
+
+    env = BatchEnv(4096, variant="bohmstedt", players=4, talk="off", seed=0)
+    out = env.reset()
+    out = env.step(env.sample_actions())   # out.observation, out.action_mask, out.current_player,
+                                           # out.rewards (N, players), out.terminated
+
+``BatchEnv(num_envs, seed=None, observation_type="observation", num_threads=None, copy=True, **config)``
+takes the options of ``knuffeln_env.knuffeln_v0`` (``variant``, ``players``, ``talk``, ``match``),
+validated and encoded exactly as there. With five players each row has five seats; the dealer of a hand
+(who plays alone or sits out) is a seat like the others. With talk on, talk turns are steps like any
+other (``silent``, ``say:N``, ``show:C``, ``token:N``).
+
+**Matches** (``match=True``, four players), as in the AEC env: an episode is a match of hands scored on
+the ladder. When a hand ends and no team has wiped all its rungs, the row continues at once with the
+next hand of the match (the deal passes to the left; ``terminated`` stays False and rewards 0); when a
+team has wiped its last rung, the row's rewards are +1 for each winner and -1 for each loser (±2 for a
+Brille), ``terminated`` is True and a new match begins. Observations end with the three match features
+of the AEC env (rungs left for the observer's team, for the other team, hands played); ``ladders()``
+returns them per row (``int64 (N, 3)``: team 0's rungs, team 1's rungs, hands played), and
+``load_states(states, rows=None, ladders=None)`` sets them with the hands (default: a fresh match).
+
+``play_random_hands(num_hands, seed=0, num_threads=None, **config)`` deals and plays random whole hands
+in compiled code over numba's threads and returns the settlement summed per seat (single hands: the
+``match`` option does not apply to it).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from numba import prange
+
+from trick_core import batch_loops
+from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer
+from trick_core.jit import rng_below
+
+from . import kernel as knuffeln_kernel
+from . import knuffeln_v0
+from .knuffeln_v0 import LADDER_RUNGS, MATCH_FEATURES
+
+GAME = "knuffeln"
+ENV_ONLY_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
+TEAM_0_RUNGS, TEAM_1_RUNGS, HANDS_PLAYED = range(MATCH_FEATURES)
+"""Columns of ``ladders()``."""
+
+__all__ = ["BatchEnv", "BatchStep", "play_random_hands", "random_hand_player"]
+
+
+def _rules_env(config: dict, observation_type: str = "observation"):
+    bad = sorted(set(config) & set(ENV_ONLY_OPTIONS))
+    if bad:
+        raise ValueError(f"{GAME}: option(s) {bad} do not apply to the batched env")
+    return knuffeln_v0.raw_env(observation_type=observation_type, **config)
+
+
+def _hand_params(aec_env) -> np.ndarray:
+    """Kernel params of the env's rules; a match is played around single hands, so ``match`` is not one."""
+    rules = {key: value for key, value in aec_env.config.items() if key != "match"}
+    return knuffeln_kernel.make_params(**rules)
+
+
+class BatchEnv(BatchEnvCore):
+    """``num_envs`` Knüffeln hands (or matches) stepped together (see the module docstring)."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        seed: int | None = None,
+        observation_type: str = "observation",
+        num_threads: int | None = None,
+        copy: bool = True,
+        **config,
+    ) -> None:
+        aec_env = _rules_env(config, observation_type)
+        self.match = bool(aec_env.config.get("match", False))
+        super().__init__(
+            game=GAME,
+            aec_env=aec_env,
+            kernel_module=knuffeln_kernel,
+            num_envs=num_envs,
+            seed=seed,
+            observation_type=observation_type,
+            num_threads=num_threads,
+            copy=copy,
+            params=_hand_params(aec_env),
+        )
+        self.config = dict(config)
+        self._ladders = np.zeros((self.num_envs, MATCH_FEATURES), dtype=np.int64)
+        self._ladders[:, [TEAM_0_RUNGS, TEAM_1_RUNGS]] = LADDER_RUNGS
+        self._cards = np.zeros((self.num_envs, knuffeln_kernel.NUM_CARDS), dtype=np.int64)
+        if self.match:
+            self._match_loops = _match_loops(self.parallel)
+
+    def ladders(self) -> np.ndarray:
+        """Match play: ``int64 (num_envs, 3)``, each row's rungs left for team 0 (seats 0, 2) and team 1
+        (seats 1, 3) and the hands played so far in its match (a copy)."""
+        if not self.match:
+            raise ValueError(f"{GAME}: ladders exist only with match=True")
+        return self._ladders.copy()
+
+    def load_states(self, states, rows=None, ladders=None) -> BatchStep:
+        """``BatchEnvCore.load_states``; with ``match=True`` also each loaded row's ladder (``int64`` rows of
+        ``ladders()``; default: a fresh match)."""
+        if ladders is not None and not self.match:
+            raise ValueError(f"{GAME}: ladders can be loaded only with match=True")
+        count = self.num_envs if rows is None else len(rows)
+        fresh = np.array([LADDER_RUNGS, LADDER_RUNGS, 0], dtype=np.int64)
+        ladders = np.broadcast_to(fresh, (count, MATCH_FEATURES)) if ladders is None else np.asarray(ladders)
+        if ladders.shape != (count, MATCH_FEATURES) or not np.issubdtype(ladders.dtype, np.integer):
+            raise ValueError(f"{GAME}: ladders must be an integer array of shape ({count}, {MATCH_FEATURES})")
+        rungs = ladders[:, [TEAM_0_RUNGS, TEAM_1_RUNGS]]
+        if ladders.size and (rungs.min() < 1 or rungs.max() > LADDER_RUNGS or ladders[:, HANDS_PLAYED].min() < 0):
+            raise ValueError(f"{GAME}: a match in progress has 1..{LADDER_RUNGS} rungs left per team")
+        previous = self._ladders.copy()
+        self._ladders[slice(None) if rows is None else np.asarray(rows)] = ladders
+        try:
+            return super().load_states(states, rows)
+        except (ValueError, RuntimeError):
+            self._ladders[:] = previous
+            raise
+
+    # ------------------------------------------------------------------ match play around the hands
+
+    def _reset_rows(self) -> None:
+        if not self.match:
+            return super()._reset_rows()
+        self._match_loops.match_reset_rows(
+            self._states, self._params, self._deal_rngs, self._obs_type, self._observations,
+            self._action_masks, self._current_players, self._ladders,
+        )
+        self._rewards[:] = 0.0
+
+    def _step_rows(self, actions: np.ndarray) -> None:
+        if not self.match:
+            return super()._step_rows(actions)
+        self._match_loops.match_step_rows(
+            self._states, self._params, self._deal_rngs, actions, self._obs_type, self._observations,
+            self._action_masks, self._current_players, self._rewards, self._terminated, self._ladders, self._cards,
+        )
+
+    def _observe_rows(self, out: np.ndarray) -> None:
+        if not self.match:
+            return super()._observe_rows(out)
+        self._match_loops.match_observe_rows(self._states, self._obs_type, self._ladders, out)
+
+    def _refresh_rows(self, rows: np.ndarray) -> None:
+        if not self.match:
+            return super()._refresh_rows(rows)
+        self._match_loops.match_refresh_rows(
+            self._states, rows, self._obs_type, self._observations, self._action_masks, self._current_players,
+            self._ladders,
+        )
+
+
+def play_random_hands(num_hands: int, seed: int = 0, num_threads: int | None = None, **config) -> np.ndarray:
+    """Deal and play ``num_hands`` uniformly random hands in compiled code; return the settlement summed
+    per seat (``float64``). The result depends only on ``seed`` (not on ``num_threads``)."""
+    return random_hand_player(**config).play(num_hands, seed, num_threads)
+
+
+def random_hand_player(**config) -> RandomHandPlayer:
+    """The compiled random-hand driver for ``config``: ``.play(num_hands, seed, num_threads)``."""
+    aec_env = _rules_env(config)
+    return RandomHandPlayer(GAME, aec_env, knuffeln_kernel, _hand_params(aec_env))
+
+
+# ================================================================== compiled match loops (templates)
+# Compiled through ``trick_core.batch_loops.compile_copies`` (serial and parallel copies cache apart).
+
+
+def deal_next_hand_of_match(state, params, dealer, rng, cards):
+    """The next hand of a match, dealt by ``dealer``: the pack shuffled, then the kernel's fixed-deal
+    start (which redeals by the rules when four stock cards of one suit are turned) — as the AEC env."""
+    for i in range(cards.shape[0]):
+        cards[i] = i
+    for i in range(cards.shape[0] - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    knuffeln_kernel.init_state(state, params, dealer, cards)
+
+
+def score_hand_on_ladder(state, ladder):
+    """Wipe the winners' rungs for the finished hand; return the match points if that ended the match
+    (2 for a Brille: all four rungs in one hand, else 1), or 0 when the match goes on."""
+    kind = state[knuffeln_kernel.S_RESULT_KIND]
+    winners = state[knuffeln_kernel.S_WINNER_TEAM]
+    if kind == knuffeln_kernel.RESULT_MARCH or kind == knuffeln_kernel.RESULT_FAILED_MARCH:
+        wiped = LADDER_RUNGS
+    else:
+        wiped = (2 if kind == knuffeln_kernel.RESULT_JANN else 1) + state[knuffeln_kernel.S_ACCEPTED]
+    before = ladder[winners]
+    ladder[winners] = max(0, before - wiped)
+    ladder[HANDS_PLAYED] += 1
+    if ladder[winners] > 0:
+        return 0.0
+    return 2.0 if before == LADDER_RUNGS else 1.0
+
+
+def observe_in_match(state, seat, obs_type, ladder, out):
+    """The hand's observation followed by the match features (the observer's team's rungs first)."""
+    hand_size = out.shape[0] - MATCH_FEATURES
+    knuffeln_kernel.observe(state, seat, obs_type, out[:hand_size])
+    team = seat % 2
+    out[hand_size] = ladder[team]
+    out[hand_size + 1] = ladder[1 - team]
+    out[hand_size + 2] = ladder[HANDS_PLAYED]
+
+
+def start_match(state, params, rng, ladder):
+    ladder[TEAM_0_RUNGS] = LADDER_RUNGS
+    ladder[TEAM_1_RUNGS] = LADDER_RUNGS
+    ladder[HANDS_PLAYED] = 0
+    knuffeln_kernel.deal_random(state, params, rng)
+
+
+def match_reset_rows(states, params, deal_rngs, obs_type, observations, action_masks, current_players, ladders):
+    for i in prange(states.shape[0]):
+        start_match(states[i], params, deal_rngs[i], ladders[i])
+        seat = knuffeln_kernel.current_seat(states[i])
+        knuffeln_kernel.legal_action_mask(states[i], action_masks[i])
+        current_players[i] = seat
+        observe_in_match(states[i], seat, obs_type, ladders[i], observations[i])
+
+
+def match_step_rows(states, params, deal_rngs, actions, obs_type, observations, action_masks, current_players,
+                    rewards, terminated, ladders, cards):
+    for i in prange(states.shape[0]):
+        state = states[i]
+        rewards[i, :] = 0.0
+        terminated[i] = False
+        seat = knuffeln_kernel.advance(state, actions[i], action_masks[i])
+        if seat < 0:
+            winners = state[knuffeln_kernel.S_WINNER_TEAM]
+            points = score_hand_on_ladder(state, ladders[i])
+            if points > 0.0:
+                terminated[i] = True
+                for s in range(rewards.shape[1]):
+                    rewards[i, s] = points if s % 2 == winners else -points
+                start_match(state, params, deal_rngs[i], ladders[i])
+            else:
+                dealer = (state[knuffeln_kernel.S_DEALER] + 1) % rewards.shape[1]
+                deal_next_hand_of_match(state, params, dealer, deal_rngs[i], cards[i])
+            seat = knuffeln_kernel.current_seat(state)
+            knuffeln_kernel.legal_action_mask(state, action_masks[i])
+        current_players[i] = seat
+        observe_in_match(state, seat, obs_type, ladders[i], observations[i])
+
+
+def match_observe_rows(states, obs_type, ladders, out):
+    for i in prange(states.shape[0]):
+        for seat in range(out.shape[1]):
+            observe_in_match(states[i], seat, obs_type, ladders[i], out[i, seat])
+
+
+def match_refresh_rows(states, rows, obs_type, observations, action_masks, current_players, ladders):
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        seat = knuffeln_kernel.current_seat(states[i])
+        current_players[i] = seat
+        knuffeln_kernel.legal_action_mask(states[i], action_masks[i])
+        observe_in_match(states[i], seat, obs_type, ladders[i], observations[i])
+
+
+_MATCH_TEMPLATES = (deal_next_hand_of_match, score_hand_on_ladder, observe_in_match, start_match,
+                    match_reset_rows, match_step_rows, match_observe_rows, match_refresh_rows)
+_SERIAL_MATCH_TEMPLATES = ("deal_next_hand_of_match", "score_hand_on_ladder", "observe_in_match", "start_match",
+                           "match_refresh_rows")
+
+
+@functools.cache
+def _match_loops(parallel: bool):
+    tag = f"{batch_loops.variant_tag(parallel)}__{batch_loops.code_fingerprint(knuffeln_kernel)}"
+    return batch_loops.compile_copies(_MATCH_TEMPLATES, globals(), tag, parallel, _SERIAL_MATCH_TEMPLATES)

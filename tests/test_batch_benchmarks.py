@@ -1,0 +1,62 @@
+"""Smoke test of ``python -m benchmarks.compare``: every code path runs, in-process, with tiny windows.
+
+The figures of such a run mean nothing, so only the structure is checked: the raw figures, the
+required ratios (when their anchors are installed), the targets, and the JSON and PNG written.
+Start-up subprocesses are left out here (``startup.case_script`` is still checked to compile).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+from benchmarks import compare, startup
+
+REQUIRED_RATIOS = (
+    "bavarian_batch_vs_openspiel_skat_cxx",
+    "bavarian_batch_vs_reference",
+    "knuffeln_batch_vs_reference",
+    "bavarian_env_vs_pettingzoo_leduc",
+)
+
+
+def test_compare_runs_end_to_end_and_writes_json_and_plot(tmp_path, capsys):
+    json_path = tmp_path / "bench.json"
+    plot_path = tmp_path / "scaling.png"
+    markdown_path = tmp_path / "bench.md"
+    args = compare.Args(json=str(json_path), plot=str(plot_path), markdown=str(markdown_path),
+                        games=("bavarian", "knuffeln"))
+    compare.main_with_budget(args, compare.SMOKE)
+    result = json.loads(json_path.read_text())
+    assert plot_path.stat().st_size > 1000
+    assert "| `bavarian_batch_vs_reference` |" in markdown_path.read_text()
+    assert "ratios:" in capsys.readouterr().out
+
+    for game in ("bavarian", "knuffeln"):
+        figures = result["compiled_random_hands"][game]
+        assert figures["one_thread"] > 0 and figures["all_threads"] > 0
+        assert result["reference_random_hands"][game]["best"] > 0
+        assert result["aec"]["ours"][game]["env_turns"]["best"] > 0
+        assert result["batch_env"][game]["all_threads"] > 0
+    assert result["pimc"]["bavarian"]["decisions_per_second"] > 0
+    assert set(result["scaling"]["batch"]) and set(result["scaling"]["random_hands"])
+
+    has_openspiel = importlib.util.find_spec("pyspiel") is not None
+    has_rlcard = importlib.util.find_spec("rlcard") is not None
+    expected = {"bavarian_batch_vs_reference", "knuffeln_batch_vs_reference"}
+    expected |= {"bavarian_batch_vs_openspiel_skat_cxx"} if has_openspiel else set()
+    expected |= {"bavarian_env_vs_pettingzoo_leduc"} if has_rlcard else set()
+    assert expected <= set(result["ratios"])
+    assert all(value > 0 for value in result["ratios"].values())
+    assert set(result["targets"]) == set(compare.TARGETS)
+    if not has_openspiel:
+        assert "openspiel_skat_cxx" in result["skipped"]
+    assert set(REQUIRED_RATIOS) - set(result["ratios"]) <= {
+        name for name in REQUIRED_RATIOS if "openspiel" in name or "pettingzoo" in name
+    }
+
+
+def test_startup_scripts_compile():
+    for case in ("aec_env", "batch_env"):
+        for game in ("bavarian", "knuffeln"):
+            compile(startup.case_script(case, game, {"players": 4} if game == "knuffeln" else {}), case, "exec")
