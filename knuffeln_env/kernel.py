@@ -1424,11 +1424,19 @@ def _hidden_from(state, seat, index):
 def resample_hidden(state, seat, rng, out_state):
     """Write into ``out_state`` a state in which every card hidden from ``seat`` is redealt consistently
     with all it knows, then the history is replayed (hidden card identities in shows to other
-    partnerships and unanswered face-down leads drawn afresh). Returns False if no consistent sample
-    was found."""
+    partnerships and unanswered face-down leads drawn afresh, so the sampled world's history, talk and
+    face-down card name its own cards, never the real ones). A sample is kept only if every recorded
+    action is legal in it and ``seat`` had exactly its real legal actions at each of its own decisions,
+    past and present (it saw those choices: e.g. whether it was entitled to an Ole). Returns False if
+    no consistent sample was found."""
     players = state[S_PLAYERS]
     dealer = state[S_DEALER]
     known_positions = _known_stock_positions(state, seat)
+    unordered_positions = 0
+    if players == 5 and seat == dealer:
+        # The five-player dealer looks at the stock as a set (its observation holds no order, and with five
+        # players no order matters after the turn-up): the sample lays those cards in a fresh order.
+        unordered_positions = known_positions & ~((1 << state[S_NUM_TURNED]) - 1)
     known_stock_cards = np.int64(0)
     unknown_positions = 0
     for k in range(STOCK_SIZE):
@@ -1483,7 +1491,8 @@ def resample_hidden(state, seat, rng, out_state):
     for k in range(slots):
         if counts[k] < 0:
             return False
-    for _attempt in range(64):
+    seat_choices = _choices_of_seat(state, seat, hist_len)
+    for _attempt in range(RESAMPLE_ATTEMPTS):
         if not deal_with_constraints(np.uint64(free), counts, allowed, rng, out_masks, 200):
             return False
         out_state[:] = 0
@@ -1494,8 +1503,16 @@ def resample_hidden(state, seat, rng, out_state):
             if other != seat and not (players == 5 and other == dealer):
                 out_state[S_DEALT + other] = known_in[other] | np.int64(out_masks[other])
         stock_pool = known_in[players] | np.int64(out_masks[players])
+        seen_pool = np.int64(0)
         for k in range(STOCK_SIZE):
-            if (known_positions >> k) & 1:
+            if (unordered_positions >> k) & 1:
+                seen_pool |= _bit(state[S_STOCK + k])
+        for k in range(STOCK_SIZE):
+            if (unordered_positions >> k) & 1:
+                card = nth_bit(seen_pool, rng_below(rng, popcount(seen_pool)))
+                out_state[S_STOCK + k] = card
+                seen_pool &= ~_bit(card)
+            elif (known_positions >> k) & 1:
                 out_state[S_STOCK + k] = state[S_STOCK + k]
             elif k == non_ole_position:
                 out_state[S_STOCK + k] = lowest_bit(out_masks[players + 1])
@@ -1504,17 +1521,73 @@ def resample_hidden(state, seat, rng, out_state):
                 out_state[S_STOCK + k] = card
                 stock_pool &= ~_bit(card)
         _setup_hand(out_state)
-        if _replay_history(state, seat, rng, out_state, hist_len):
+        if _replay_history(state, seat, rng, out_state, hist_len, seat_choices):
             return True
     return False
 
 
+RESAMPLE_ATTEMPTS = 256
+"""Deals tried before ``resample_hidden`` gives up; rejections (a recorded action illegal in the sample,
+or the observer offered other choices) are rare, so this bound is almost never reached."""
+CHOICE_WIDTH = 6
+"""A decision's legal actions as ``_legal_sets`` gives them: play, turn, exchange, show, misc, tokens."""
+
+
+@inline_njit
+def _store_choices(state, choices, row):
+    play, turn, exchange, show, misc, tokens = _legal_sets(state)
+    choices[row, 0] = play
+    choices[row, 1] = turn
+    choices[row, 2] = exchange
+    choices[row, 3] = show
+    choices[row, 4] = misc
+    choices[row, 5] = tokens
+
+
+@inline_njit
+def _same_choices(state, choices, row):
+    play, turn, exchange, show, misc, tokens = _legal_sets(state)
+    return (
+        choices[row, 0] == play and choices[row, 1] == turn and choices[row, 2] == exchange
+        and choices[row, 3] == show and choices[row, 4] == misc and choices[row, 5] == tokens
+    )
+
+
 @njit
-def _replay_history(state, seat, rng, out_state, hist_len):
+def _choices_of_seat(state, seat, hist_len):
+    """The legal sets ``seat`` saw at each of its decisions: row ``i`` for history entry ``i`` it made,
+    row ``hist_len`` for the decision now pending (if it is ``seat``'s). Found by replaying the real
+    history from the real deal once, so that each sampled world is compared with it during its own
+    replay."""
+    choices = np.zeros((hist_len + 1, CHOICE_WIDTH), dtype=np.int64)
+    real = np.zeros_like(state)
+    for k in range(S_DEALT):
+        real[k] = state[k]
+    for k in range(MAX_SEATS):
+        real[S_DEALT + k] = state[S_DEALT + k]
+    for k in range(STOCK_SIZE):
+        real[S_STOCK + k] = state[S_STOCK + k]
+    _setup_hand(real)
+    for i in range(hist_len):
+        if real[S_CURRENT] == seat:
+            _store_choices(real, choices, i)
+        _apply_action(real, state[S_HIST + i] % HIST_SEAT_FACTOR)
+    if state[S_CURRENT] == seat:
+        _store_choices(state, choices, hist_len)
+    return choices
+
+
+@njit
+def _replay_history(state, seat, rng, out_state, hist_len, seat_choices):
+    """Replay the real history in the sampled world ``out_state``, drawing the cards of actions hidden
+    from ``seat`` from the acting hand; False if an action is illegal there or ``seat``'s choices at
+    one of its decisions differ from ``seat_choices``."""
     for i in range(hist_len):
         entry = state[S_HIST + i]
         action = entry % HIST_SEAT_FACTOR
         if out_state[S_CURRENT] != entry // HIST_SEAT_FACTOR:
+            return False
+        if out_state[S_CURRENT] == seat and not _same_choices(out_state, seat_choices, i):
             return False
         if _hidden_from(state, seat, i):
             hand = out_state[S_HAND + out_state[S_CURRENT]]
@@ -1525,4 +1598,4 @@ def _replay_history(state, seat, rng, out_state, hist_len):
         if not is_legal(out_state, action):
             return False
         apply_action(out_state, action)
-    return True
+    return out_state[S_CURRENT] != seat or _same_choices(out_state, seat_choices, hist_len)

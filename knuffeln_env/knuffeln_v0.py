@@ -167,6 +167,15 @@ never checks the truth of a phrase; phrases 23 and 24 are words, not actions.
   card": it was its card); accepted, it is public. `state()` (the full state) names it.
 - The default `observation` summarises the play (cards played per seat, the current trick, counters);
   `information_state` adds the trick-by-trick history, as in the project's other games.
+- `resample_from_infostate(agent, rng)` returns a sampled world that holds nothing `agent` could not
+  see: the cards hidden from it are redealt and the hand's history is replayed on the sampled deal, the
+  cards of actions it did not see (another seat's face-down lead not accepted, a card shown to the other
+  partnership) drawn from the sampled hands, so its record, `state()`, talk and observations name the
+  sampled world's cards only. A sample is kept only if every recorded action is legal in it and `agent`
+  had exactly its real legal actions at each of its own decisions, past and present (e.g. whether it
+  was entitled to an Ole). The five-player dealer knows the stock as a set (its observation has no
+  order, and no order matters then): samples lay it in a fresh order. In match play the finished hands
+  are resampled the same way and later deals are not carried over.
 
 ## Speed
 
@@ -235,8 +244,9 @@ def raw_env(**config) -> KnuffelnEnv:
 class KnuffelnEnv(TrickTakingEnv):
     """Knüffeln as a PettingZoo AEC env (module docstring: the docs page)."""
 
-    # Match mode keeps a ladder and deals the next hand mid-episode: clones copy both.
-    _clone_containers = ("_ladder", "_queued_deals", "_ladder_log", "_match_rewards")
+    # Match mode keeps a ladder and deals the next hand mid-episode: clones copy both (and the deals of
+    # the match, which a resampled clone rewrites).
+    _clone_containers = ("_ladder", "_queued_deals", "_ladder_log", "_match_rewards", "_hand_deals")
     _clone_copies_rng = True
 
     metadata = {**TrickTakingEnv.metadata, "name": "knuffeln_v0"}
@@ -547,7 +557,9 @@ class KnuffelnEnv(TrickTakingEnv):
 
     def resample_from_infostate(self, agent: str, rng) -> KnuffelnEnv:
         """A clone whose cards hidden from ``agent`` are redealt consistently with all it knows (turned
-        cards, exchanges, cards shown to it, face-down cards' hiddenness, plays).
+        cards, exchanges, cards shown to it, face-down cards' hiddenness, plays, its own legal actions at
+        each of its decisions), with the history rewritten to match: nothing reachable from the clone
+        depends on a card ``agent`` cannot see (module docstring).
 
         ``rng`` is a ``numpy.random.Generator`` or an int seed. Raises ``RuntimeError`` if no consistent
         deal is found."""
@@ -556,7 +568,8 @@ class KnuffelnEnv(TrickTakingEnv):
         if not self._started:
             raise RuntimeError(f"{GAME}: reset() must be called before resample_from_infostate()")
         out = np.empty_like(self._state)
-        if not kernel.resample_hidden(self._state, self.agent_name_mapping[agent], _kernel_rng(rng), out):
+        kernel_rng = _kernel_rng(rng)
+        if not kernel.resample_hidden(self._state, self.agent_name_mapping[agent], kernel_rng, out):
             raise RuntimeError(f"{GAME}: found no deal consistent with what {agent} knows")
         clone = self.clone()
         clone._state = out
@@ -564,9 +577,45 @@ class KnuffelnEnv(TrickTakingEnv):
         clone._hand_deals[-1] = deal
         if len(clone._hand_deals) == 1:
             clone._deal = deal
+        # The sampled world's own history: the kernel replayed it with hidden cards (another seat's
+        # unanswered face-down lead, a card shown to another partnership) drawn from the sampled hands.
+        length = int(out[kernel.S_HIST_LEN])
+        sampled = out[kernel.S_HIST:kernel.S_HIST + length]
+        if not np.array_equal(sampled, self._state[kernel.S_HIST:kernel.S_HIST + length]):
+            earlier_hands = len(self._action_history) - length
+            clone._action_history = self._action_history[:earlier_hands] + _history_entries(sampled)
+        if self._match:
+            self._resample_earlier_hands(clone, self.agent_name_mapping[agent], kernel_rng)
+            # Later deals (queued from a record, or drawn from the table's generator) are hidden too.
+            clone._queued_deals = []
+            clone._np_random = np.random.default_rng(int(kernel_rng[0]))
         if out[kernel.S_CURRENT] >= 0:
             kernel.legal_action_mask(out, clone._action_mask)
         return clone
+
+    def _resample_earlier_hands(self, clone: KnuffelnEnv, seat: int, kernel_rng: np.ndarray) -> None:
+        """Match play: the finished hands of the match hid cards from ``seat`` too (the stock, unplayed
+        cards, a face-down lead fled from, shows to the other partnership). Each is replayed to its end and
+        resampled there, so the clone's earlier deals and actions are a sampled world's as well."""
+        earlier = len(self._hand_deals) - 1
+        if earlier == 0:
+            return
+        state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+        out = np.empty_like(state)
+        position = 0
+        deals, history = [], []
+        for dealer, cards in self._hand_deals[:earlier]:
+            kernel.init_state(state, self._params, dealer, np.array(cards, dtype=np.int64))
+            while state[kernel.S_CURRENT] >= 0:
+                kernel.apply_action(state, self._action_history[position][1])
+                position += 1
+            if not kernel.resample_hidden(state, seat, kernel_rng, out):
+                raise RuntimeError(f"{GAME}: found no deal of an earlier hand consistent with what seat {seat} knows")
+            deals.append(self._deal_of_state(out))
+            history += _history_entries(out[kernel.S_HIST:kernel.S_HIST + int(out[kernel.S_HIST_LEN])])
+        clone._hand_deals[:earlier] = deals
+        clone._deal = deals[0]
+        clone._action_history[:position] = history
 
     def playout_values(self, actions, playouts: int, seed: int) -> np.ndarray:
         """Summed settlements, shape ``(len(actions), players)``, of ``playouts`` uniformly random playouts
@@ -635,6 +684,12 @@ class KnuffelnEnv(TrickTakingEnv):
             lines.append(f"match: rungs left team 0 {self._ladder[0]}, team 1 {self._ladder[1]}, "
                          f"hands played {self._hands_played}")
         return "\n".join(lines)
+
+
+def _history_entries(entries: np.ndarray) -> list[tuple[int, int]]:
+    """Kernel history entries (``seat * HIST_SEAT_FACTOR + action``) as the env's (seat, action) pairs."""
+    seats = (entries // kernel.HIST_SEAT_FACTOR).tolist()
+    return list(zip(seats, (entries % kernel.HIST_SEAT_FACTOR).tolist(), strict=True))
 
 
 def _kernel_rng(rng) -> np.ndarray:
