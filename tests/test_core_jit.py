@@ -61,3 +61,32 @@ def test_constrained_deal_reports_impossible_constraints():
     allowed = np.array([0b0011, 0b0011], dtype=np.uint64)
     ok = deal_with_constraints(np.uint64(0b1111), np.array([2, 2]), allowed, make_rng(0), out, 20)
     assert not ok
+
+
+def test_constrained_deal_is_uniform_without_constraints():
+    rng = make_rng(5)
+    out = np.zeros(2, dtype=np.uint64)
+    allowed = np.array([0b1111, 0b1111], dtype=np.uint64)
+    seen = {}
+    for _ in range(6000):
+        assert deal_with_constraints(np.uint64(0b1111), np.array([2, 2]), allowed, rng, out, 10)
+        seen[int(out[0])] = seen.get(int(out[0]), 0) + 1
+    assert len(seen) == 6
+    assert min(seen.values()) > 850 and max(seen.values()) < 1150
+
+
+def test_constrained_deal_places_cards_only_one_seat_may_hold_first():
+    """Seats 1 and 2 are void in cards 0..3 and seat 0 in 4..8: seat 0 must get exactly 0..3 plus two of
+    9..17. Dealing the most constrained seat first found this in only ~2% of attempts."""
+    unknown = np.uint64((1 << 18) - 1)
+    counts = np.array([6, 6, 6], dtype=np.int64)
+    allowed = np.array(
+        [((1 << 18) - 1) & ~0b1_1111_0000, ((1 << 18) - 1) & ~0b1111, ((1 << 18) - 1) & ~0b1111], dtype=np.uint64
+    )
+    out = np.zeros(3, dtype=np.uint64)
+    rng = make_rng(9)
+    for _ in range(300):
+        assert deal_with_constraints(unknown, counts, allowed, rng, out, 1)
+        assert int(out[0]) & 0b1111 == 0b1111
+        assert int(out[0]) & 0b1_1111_0000 == 0
+        assert sum(popcount(m) for m in out) == 18
