@@ -6,7 +6,8 @@
 | name | agent |
 |---|---|
 | ``random`` | uniform over the legal actions (``agents.random_agent``) |
-| ``pimc`` | determinized Monte-Carlo search over resampled deals (``agents.pimc``) |
+| ``pimc`` | determinized search over resampled deals, compiled heuristic playouts (``agents.pimc_heuristic``) |
+| ``pimc_random`` | the same search with uniformly random playouts (``agents.pimc``) |
 | ``nested_pimc`` | ``pimc``, but bids, calls, doubles and turns are scored by simulated hands (``agents.pimc``) |
 | ``rules`` | the game's rule-based player: class ``RulesAgent`` of module ``agents.rules_<game>`` |
 | ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
@@ -23,7 +24,8 @@ from .games import GAMES, check_game, parse_value
 
 BUILTIN_AGENTS = {
     "random": ("agents.random_agent", "RandomAgent"),
-    "pimc": ("agents.pimc", "PIMCAgent"),
+    "pimc": ("agents.pimc_heuristic", "make_agent"),
+    "pimc_random": ("agents.pimc", "PIMCAgent"),
     "nested_pimc": ("agents.pimc", "NestedPIMCAgent"),
 }
 RULES_MODULE = "agents.rules_{game}"

@@ -23,7 +23,7 @@ from . import rules_available
 from .arena import json_ready, print_leaderboard, run_arena, save_plot, without_timing
 from .games import GAMES, check_game
 
-DEFAULT_PIMC = "pimc[samples=10,playouts_per_sample=50]"
+DEFAULT_PIMC = "pimc"
 
 
 @dataclass

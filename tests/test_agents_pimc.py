@@ -32,13 +32,13 @@ def test_action_families(name, is_card, family):
 def test_pimc_values_cover_every_legal_action_from_the_own_seat():
     env = make_env("bavarian")
     env.reset(seed=4)
-    agent = make("pimc", "bavarian", samples=3, playouts_per_sample=10, seed=1)
+    agent = make("pimc_random", "bavarian", samples=3, playouts_per_sample=10, seed=1)
     legal = env.unwrapped.legal_actions()
     values = agent.action_values(env, env.agent_selection)
     assert values.shape == (len(legal),) and np.all(np.isfinite(values))
     # act plays the argmax of the values a same-seeded agent computes
-    fresh = make("pimc", "bavarian", samples=3, playouts_per_sample=10, seed=1)
-    twin = make("pimc", "bavarian", samples=3, playouts_per_sample=10, seed=1)
+    fresh = make("pimc_random", "bavarian", samples=3, playouts_per_sample=10, seed=1)
+    twin = make("pimc_random", "bavarian", samples=3, playouts_per_sample=10, seed=1)
     assert fresh.act(env, env.agent_selection) == legal[int(np.argmax(twin.action_values(env, env.agent_selection)))]
 
 
@@ -62,7 +62,7 @@ def test_nested_pimc_simulates_bids_but_not_card_play():
 
 @pytest.mark.parametrize("game", ["bavarian", "palatinate"])
 def test_a_small_pimc_beats_random_in_a_duplicate_match(game):
-    match = run_matches(game, ["pimc[samples=3,playouts_per_sample=12]", "random"], hands=4, seed=9)[0]
+    match = run_matches(game, ["pimc_random[samples=3,playouts_per_sample=12]", "random"], hands=4, seed=9)[0]
     summary = match.summary()
     assert summary["difference"]["first_minus_second"] > 0
     assert summary["difference"]["significant"]
