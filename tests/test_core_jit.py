@@ -90,3 +90,15 @@ def test_constrained_deal_places_cards_only_one_seat_may_hold_first():
         assert int(out[0]) & 0b1111 == 0b1111
         assert int(out[0]) & 0b1_1111_0000 == 0
         assert sum(popcount(m) for m in out) == 18
+
+
+def test_a_seat_that_can_only_just_be_filled_takes_all_its_eligible_cards():
+    """Seat 1 may hold only cards 0..2 and needs three; seat 0 may hold anything. Dealing card by card
+    would give seat 0 one of 0..2 in most attempts; the forced-seat rule never does."""
+    unknown = np.uint64((1 << 10) - 1)
+    allowed = np.array([(1 << 10) - 1, 0b111, (1 << 10) - 1 & ~0b111], dtype=np.uint64)
+    out = np.zeros(3, dtype=np.uint64)
+    rng = make_rng(4)
+    for _ in range(200):
+        assert deal_with_constraints(unknown, np.array([4, 3, 3]), allowed, rng, out, 1)
+        assert int(out[1]) == 0b111

@@ -99,6 +99,28 @@ def random_bit(rng, mask):
 
 
 @njit
+def _place_forced_seats(allowed_masks, free, remaining, out_masks):
+    """Give every seat that can only just be filled all the remaining cards it may hold (a seat whose
+    eligible cards number its free places must take them all). False on a dead end."""
+    changed = True
+    while changed:
+        changed = False
+        for s in range(free.shape[0]):
+            if free[s] == 0:
+                continue
+            eligible = allowed_masks[s] & remaining
+            count = popcount(eligible)
+            if count < free[s]:
+                return False
+            if count == free[s]:
+                out_masks[s] |= eligible
+                remaining &= ~eligible
+                free[s] = 0
+                changed = True
+    return True
+
+
+@njit
 def deal_with_constraints(unknown_mask, counts, allowed_masks, rng, out_masks, max_tries):
     """Deal the cards of ``unknown_mask`` to seats: seat s gets exactly ``counts[s]`` cards, each from
     ``allowed_masks[s]``. Writes the hands into ``out_masks`` and returns True, or False when no
@@ -107,7 +129,8 @@ def deal_with_constraints(unknown_mask, counts, allowed_masks, rng, out_masks, m
     Used to resample hidden cards consistently with what one seat knows (voids shown, cards seen).
     Cards are dealt one at a time, those with the fewest eligible seats first (a card only one seat may
     hold goes there before anything can fill that seat), each to an eligible seat with probability
-    proportional to the seat's free places. Without constraints this is exactly uniform over deals;
+    proportional to the seat's free places; a seat left with exactly as many eligible cards as free places
+    takes them all at once. Without constraints this is exactly uniform over deals;
     with them it is close to uniform (the usual PIMC practice) and dead ends are rare.
     """
     seats = counts.shape[0]
@@ -139,8 +162,19 @@ def deal_with_constraints(unknown_mask, counts, allowed_masks, rng, out_masks, m
             free[s] = counts[s]
             out_masks[s] = np.uint64(0)
         ok = True
+        remaining = np.uint64(unknown_mask)
         for i in range(n):
             bit = np.uint64(1) << np.uint64(order[i])
+            if not remaining & bit:
+                continue  # already placed by a forced seat
+            if not _place_forced_seats(allowed_masks, free, remaining, out_masks):
+                ok = False
+                break
+            remaining = np.uint64(unknown_mask)
+            for s in range(seats):
+                remaining &= ~out_masks[s]
+            if not remaining & bit:
+                continue
             total = 0
             for s in range(seats):
                 if allowed_masks[s] & bit:
@@ -154,6 +188,7 @@ def deal_with_constraints(unknown_mask, counts, allowed_masks, rng, out_masks, m
                     if pick < free[s]:
                         out_masks[s] |= bit
                         free[s] -= 1
+                        remaining &= ~bit
                         break
                     pick -= free[s]
         if ok:
