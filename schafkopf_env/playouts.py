@@ -729,6 +729,106 @@ def asserufen_heuristic_playout_values(state, actions, playouts, rng, epsilon, o
                 out[i, s] += units[s]
 
 
+@njit
+def bavarian_search_outcomes(world, seat, actions, samples, playouts, rng, epsilon, out):
+    """Determinized search in one compiled loop (``knuffeln_env.playouts.search_outcomes`` explains it):
+    ``out[sample, i, playout]`` is ``seat``'s settlement after ``actions[i]`` in the ``sample``-th redeal of
+    the cards hidden from ``seat`` in ``world``, then a heuristic playout; NaN where no consistent redeal
+    was found or the action is not legal in it."""
+    sampled = np.empty_like(world)
+    work = np.empty_like(world)
+    mask = np.zeros(bk.NUM_ACTIONS, dtype=np.int8)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    units = np.zeros(bk.NUM_SEATS, dtype=np.float64)
+    for sample in range(samples):
+        if not bk.resample_hidden(world, seat, rng, sampled):
+            out[sample, :, :] = np.nan
+            continue
+        bk.legal_action_mask(sampled, mask)
+        for i in range(actions.shape[0]):
+            if mask[actions[i]] == 0:
+                out[sample, i, :] = np.nan
+                continue
+            for p in range(playouts):
+                for j in range(sampled.shape[0]):
+                    work[j] = sampled[j]
+                bk.apply_action(work, actions[i])
+                _bavarian_playout_with(work, rng, epsilon, mask, scratch)
+                units[:] = 0.0
+                bk.settlement(work, units)
+                out[sample, i, p] = units[seat]
+            bk.legal_action_mask(sampled, mask)
+
+
+@njit
+def palatinate_search_outcomes(world, seat, actions, samples, playouts, rng, epsilon, out):
+    """Determinized search in one compiled loop (``knuffeln_env.playouts.search_outcomes`` explains it):
+    ``out[sample, i, playout]`` is ``seat``'s settlement after ``actions[i]`` in the ``sample``-th redeal of
+    the cards hidden from ``seat`` in ``world``, then a heuristic playout; NaN where no consistent redeal
+    was found or the action is not legal in it."""
+    sampled = np.empty_like(world)
+    work = np.empty_like(world)
+    mask = np.zeros(pk.NUM_ACTIONS, dtype=np.int8)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    units = np.zeros(world[pk.S_PLAYERS], dtype=np.float64)
+    for sample in range(samples):
+        if not pk.resample_hidden(world, seat, rng, sampled):
+            out[sample, :, :] = np.nan
+            continue
+        pk.legal_action_mask(sampled, mask)
+        for i in range(actions.shape[0]):
+            if mask[actions[i]] == 0:
+                out[sample, i, :] = np.nan
+                continue
+            for p in range(playouts):
+                for j in range(sampled.shape[0]):
+                    work[j] = sampled[j]
+                pk.apply_action(work, actions[i])
+                _palatinate_playout_with(work, rng, epsilon, mask, scratch)
+                units[:] = 0.0
+                pk.settlement(work, units)
+                out[sample, i, p] = units[seat]
+            pk.legal_action_mask(sampled, mask)
+
+
+@njit
+def asserufen_search_outcomes(world, seat, actions, samples, playouts, rng, epsilon, out):
+    """Determinized search in one compiled loop (``knuffeln_env.playouts.search_outcomes`` explains it):
+    ``out[sample, i, playout]`` is ``seat``'s settlement after ``actions[i]`` in the ``sample``-th redeal of
+    the cards hidden from ``seat`` in ``world``, then a heuristic playout; NaN where no consistent redeal
+    was found or the action is not legal in it."""
+    sampled = np.empty_like(world)
+    work = np.empty_like(world)
+    mask = np.zeros(ak.NUM_ACTIONS, dtype=np.int8)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    units = np.zeros(ak.NUM_SEATS, dtype=np.float64)
+    for sample in range(samples):
+        if not ak.resample_hidden(world, seat, rng, sampled):
+            out[sample, :, :] = np.nan
+            continue
+        ak.legal_action_mask(sampled, mask)
+        for i in range(actions.shape[0]):
+            if mask[actions[i]] == 0:
+                out[sample, i, :] = np.nan
+                continue
+            for p in range(playouts):
+                for j in range(sampled.shape[0]):
+                    work[j] = sampled[j]
+                ak.apply_action(work, actions[i])
+                _asserufen_playout_with(work, rng, epsilon, mask, scratch)
+                units[:] = 0.0
+                ak.settlement(work, units)
+                out[sample, i, p] = units[seat]
+            ak.legal_action_mask(sampled, mask)
+
+
+SEARCH_OUTCOMES = {
+    "bavarian": bavarian_search_outcomes,
+    "palatinate": palatinate_search_outcomes,
+    "asserufen": asserufen_search_outcomes,
+}
+
+
 HEURISTIC_ACTION = {
     "bavarian": bavarian_heuristic_action,
     "palatinate": palatinate_heuristic_action,

@@ -210,7 +210,8 @@ def test_pimc_heuristic_rejects_bad_options():
 
 
 def test_cautious_agent_never_doubles():
-    agent = make("agents.pimc_heuristic:make_agent", "palatinate", samples=1, playouts_per_sample=1, seed=2)
+    agent = make("pimc", "palatinate", samples=1, playouts_per_sample=1, cautious=True, seed=2)
+    assert not make("pimc", "palatinate").cautious  # Palatinate's default searches doubles (GAME_DEFAULTS)
     with pytest.raises(ValueError, match="cautious"):
         make("agents.pimc_heuristic:make_agent", "palatinate", cautious="yes")
     env = make_env("palatinate")
