@@ -4,7 +4,8 @@ game, with leaderboards.
 ``python -m agents.tournament`` plays, for each of Knüffeln, Bavarian Schafkopf, Palatinate Schafkopf and
 Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every deal at every seating,
 95% intervals over deals) and prints each game's leaderboard, then one table of all games. Defaults
-are sized to finish in a few minutes on two cores; ``--hands`` and ``--pimc`` trade time for precision.
+are sized to finish in about four minutes on two cores (``DEFAULT_HANDS``); ``--hands`` and ``--pimc``
+trade time for precision.
 A game whose rule-based agent (``agents/rules_<game>.py``) does not exist yet is played without it, with
 a note.
 """
@@ -24,6 +25,10 @@ from .arena import json_ready, print_leaderboard, run_arena, save_plot, without_
 from .games import GAMES, check_game
 
 DEFAULT_PIMC = "pimc"
+DEFAULT_HANDS = {"knuffeln": 600, "bavarian": 120, "palatinate": 120, "asserufen": 240}
+"""Deals per match when ``--hands`` is not given: each game gets about a minute on two cores, enough for
+``pimc`` against ``rules`` to be significant in each (the margins are small beside a hand's spread in
+Asserufen and Knüffeln, and a Knüffeln deal is only two hands)."""
 
 
 @dataclass
@@ -32,8 +37,9 @@ class Args:
 
     games: list[str] = field(default_factory=lambda: list(GAMES))
     """games to play"""
-    hands: int = 40
-    """deals per match (each is played at every seating: 2 to 6 hands per deal)"""
+    hands: int | None = None
+    """deals per match (each is played at every seating: 2 to 6 hands per deal); default: per game,
+    DEFAULT_HANDS (knuffeln 600, bavarian 120, palatinate 120, asserufen 240)"""
     seed: int = 0
     """seed of the deals and the agents"""
     pimc: str = DEFAULT_PIMC
@@ -67,7 +73,8 @@ def run_tournament(args: Args, console: Console | None = None) -> dict:
         check_game(game)
         agents, notes = entrants(game, args.pimc, args.extra)
         start = time.perf_counter()
-        summary = run_arena(game, agents, args.hands, args.seed, workers=args.workers, show_progress=args.progress)
+        hands = args.hands if args.hands is not None else DEFAULT_HANDS[game]
+        summary = run_arena(game, agents, hands, args.seed, workers=args.workers, show_progress=args.progress)
         seconds = time.perf_counter() - start
         print_leaderboard(summary, console)
         for note in notes:
