@@ -6,7 +6,8 @@
 | name | agent |
 |---|---|
 | ``random`` | uniform over the legal actions (``agents.random_agent``) |
-| ``pimc`` | determinized search over resampled deals, compiled heuristic playouts (``agents.pimc_heuristic``) |
+| ``pimc`` | compiled determinized search: resampled deals, heuristic playouts (``agents.pimc_heuristic``; |
+| | Knüffeln: ``agents.pimc_knuffeln``, which also turns and answers turns) |
 | ``pimc_random`` | the same search with uniformly random playouts (``agents.pimc``) |
 | ``nested_pimc`` | ``pimc``, but bids, calls, doubles and turns are scored by simulated hands (``agents.pimc``) |
 | ``rules`` | the game's rule-based player: class ``RulesAgent`` of module ``agents.rules_<game>`` |

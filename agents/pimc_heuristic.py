@@ -1,8 +1,8 @@
 """The built-in ``pimc`` agent: determinized search (PIMC) with compiled heuristic playouts.
 
 For every decision the agent draws one world consistent with what its seat knows
-(``env.unwrapped.resample_from_infostate``) and hands that world's kernel state to the game's compiled
-``search_outcomes`` (``schafkopf_env.playouts``, ``knuffeln_env.playouts``), which, all in compiled code,
+(``env.unwrapped.resample_from_infostate``) and hands that world's kernel state to the compiled
+``agents.search.search_outcomes``, which, all in compiled code,
 redeals the cards hidden from the seat ``samples`` times (the kernel's ``resample_hidden``: the redeal
 depends only on what the seat knows, which the world shares with the real table, so no hidden card of the
 real table reaches the search) and plays each legal action followed by ``playouts_per_sample`` playouts.
@@ -55,6 +55,7 @@ from trick_core.jit import make_rng
 
 from .base import legal_actions, positive_int, seat_of
 from .pimc import PIMCAgent
+from .search import search_outcomes
 
 DEFAULT_SAMPLES = 16
 DEFAULT_PLAYOUTS_PER_SAMPLE = 4
@@ -63,17 +64,13 @@ CAUTIOUS_ACTIONS = ("no_double", "no_schenken")
 """Actions a ``cautious`` agent takes whenever they are legal, without searching."""
 
 
-def search_function(game: str):
-    """The compiled ``search_outcomes(world, seat, actions, samples, playouts, rng, epsilon, out)`` of a game."""
-    if game == "knuffeln":
-        from knuffeln_env.playouts import search_outcomes
+def game_code(game: str) -> int:
+    """The code of ``game`` for ``agents.search.search_outcomes``."""
+    from .search import GAME_CODES
 
-        return search_outcomes
-    from schafkopf_env.playouts import SEARCH_OUTCOMES
-
-    if game not in SEARCH_OUTCOMES:
-        raise ValueError(f"pimc_heuristic: unknown game {game!r}")
-    return SEARCH_OUTCOMES[game]
+    if game not in GAME_CODES:
+        raise ValueError(f"pimc: unknown game {game!r}")
+    return GAME_CODES[game]
 
 
 class HeuristicPIMCAgent(PIMCAgent):
@@ -100,7 +97,7 @@ class HeuristicPIMCAgent(PIMCAgent):
         self.cautious = cautious
         self.bid_samples = positive_int(bid_samples, "bid_samples")
         self._card_actions: dict = {}
-        self._search = search_function(self.game)
+        self._game_code = game_code(self.game)
         self._cautious_actions: dict[int, frozenset] = {}
 
     def act(self, env, agent: str) -> int:
@@ -153,15 +150,16 @@ class HeuristicPIMCAgent(PIMCAgent):
 
     def search(self, env, agent: str, actions: np.ndarray) -> np.ndarray:
         """``agent``'s settlement after each of ``actions`` (columns) in every sampled world and playout (rows):
-        one world from ``resample_from_infostate``, then the compiled ``search_outcomes`` (module docstring).
+        one world from ``resample_from_infostate``, then ``agents.search.search_outcomes`` (module docstring).
         NaN where a sampled world does not allow the action (counted in ``inconsistent_worlds``)."""
         start = time.perf_counter()
         samples = self.samples if self._card_mask(env)[actions].any() else self.bid_samples
         world = env.unwrapped.resample_from_infostate(agent, self.rng)
         outcomes = np.empty((samples, actions.size, self.playouts_per_sample), dtype=np.float64)
         rng = make_rng(int(self.rng.integers(2**63)))
-        self._search(world.kernel_state(), seat_of(env, agent), np.ascontiguousarray(actions, dtype=np.int64),
-                     samples, self.playouts_per_sample, rng, self.epsilon, outcomes)
+        search_outcomes(self._game_code, world.kernel_state(), seat_of(env, agent),
+                        np.ascontiguousarray(actions, dtype=np.int64), samples, self.playouts_per_sample, rng,
+                        self.epsilon, outcomes)
         self.inconsistent_worlds += int(np.isnan(outcomes).any(axis=(1, 2)).sum())
         self.searches += 1
         self.search_seconds += time.perf_counter() - start

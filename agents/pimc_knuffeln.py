@@ -4,7 +4,7 @@ The generic ``pimc`` (``agents.pimc_heuristic``) asks the env for every sampled 
 Python ``clone()`` per world (90% of its time in Knüffeln), and it never leads face down. This agent:
 
 - draws one world with ``env.unwrapped.resample_from_infostate`` and hands its kernel state to
-  ``knuffeln_env.playouts.search_outcomes``, which redeals the cards hidden from the seat ``samples`` times
+  ``agents.search.search_outcomes``, which redeals the cards hidden from the seat ``samples`` times
   and plays ``playouts_per_sample`` heuristic playouts after each candidate action, all in compiled code.
   The redeal depends only on what the seat knows (the world agrees with the real table there), so the
   agent never sees a hidden card, and ten times as many worlds cost what the generic agent's few did.

@@ -245,36 +245,3 @@ def heuristic_playout_values(state, actions, playouts, rng, epsilon, out):
             for s in range(seats):
                 out[i, s] += units[s]
 
-
-@njit
-def search_outcomes(world, seat, actions, samples, playouts, rng, epsilon, out):
-    """Determinized search in one compiled loop: ``samples`` times, redeal the cards hidden from ``seat``
-    in ``world`` (``kernel.resample_hidden``: every world consistent with what ``seat`` knows), then play
-    each candidate action followed by ``playouts`` heuristic playouts. ``out[sample, action, playout]``
-    receives ``seat``'s settlement, or NaN where no consistent world was found or the action is not legal
-    in it (neither happens when the resampling is consistent).
-
-    ``world`` is any state that agrees with the real table on everything ``seat`` knows, for instance
-    a clone from ``resample_from_infostate``: since the redeal depends only on that, the real table's hidden
-    cards never reach this function."""
-    sampled = np.empty_like(world)
-    work = np.empty_like(world)
-    mask = np.zeros(_MAX_ACTIONS, dtype=np.int8)
-    units = np.zeros(world[kk.S_PLAYERS], dtype=np.float64)
-    for sample in range(samples):
-        if not kk.resample_hidden(world, seat, rng, sampled):
-            out[sample, :, :] = np.nan
-            continue
-        kk.legal_action_mask(sampled, mask)
-        for i in range(actions.shape[0]):
-            if mask[actions[i]] == 0:
-                out[sample, i, :] = np.nan
-                continue
-            for p in range(playouts):
-                for k in range(sampled.shape[0]):
-                    work[k] = sampled[k]
-                kk.apply_action(work, actions[i])
-                _playout_with(work, rng, epsilon, mask)
-                kk.settlement(work, units)
-                out[sample, i, p] = units[seat]
-            kk.legal_action_mask(sampled, mask)

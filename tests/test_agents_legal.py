@@ -42,8 +42,12 @@ def test_random_agent_plays_only_legal_actions(game, config):
 
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
 def test_pimc_agent_plays_only_legal_actions(game, config):
-    agents = [make("pimc", game, samples=2, playouts_per_sample=3, seed=2), make("random", game, seed=3)]
-    play_many(game, config, agents, hands=12, seed=12)
+    agents = [
+        make("pimc", game, samples=4, playouts_per_sample=1, seed=2),
+        make("rules", game, seed=9) if rules_available(game) else make("random", game, seed=9),
+        make("random", game, seed=3),
+    ]
+    play_many(game, config, agents, hands=100, seed=12)
 
 
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)

@@ -1,5 +1,5 @@
-"""The compiled determinized search (``search_outcomes`` of ``schafkopf_env.playouts`` and
-``knuffeln_env.playouts``) and the Knüffeln search agent's turning and answering (``agents.pimc_knuffeln``).
+"""The compiled determinized search (``agents.search.search_outcomes``) and the Knüffeln search agent's
+turning and answering (``agents.pimc_knuffeln``).
 
 - ``search_outcomes`` is exactly "redeal the hidden cards with ``resample_hidden``, apply the action, play
   the heuristic playout, read the seat's settlement", sample after sample, in every game and variant;
@@ -15,8 +15,9 @@ import pytest
 
 from agents import make
 from agents.games import VARIANTS, kernel_module, make_env, variant_id
-from agents.pimc_heuristic import nan_mean, search_function
+from agents.pimc_heuristic import nan_mean
 from agents.pimc_knuffeln import KnuffelnPIMCAgent
+from agents.search import GAME_CODES, search_outcomes
 from knuffeln_env import kernel as K
 from knuffeln_env import playouts as knuffeln_playouts
 from schafkopf_env import playouts as schafkopf_playouts
@@ -50,7 +51,6 @@ def _tables(game: str, config: dict, count: int, seed: int):
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
 def test_search_outcomes_is_resample_then_playout(game, config):
     kernel = kernel_module(game)
-    search = search_function(game)
     playout = _heuristic_playout(game)
     for index, table in enumerate(_tables(game, config, count=6, seed=5)):
         state = table.kernel_state()
@@ -58,7 +58,7 @@ def test_search_outcomes_is_resample_then_playout(game, config):
         actions = np.array(table.legal_actions(), dtype=np.int64)
         samples, playouts = 3, 2
         out = np.empty((samples, actions.size, playouts))
-        search(state, seat, actions, samples, playouts, make_rng(index), 0.0, out)
+        search_outcomes(GAME_CODES[game], state, seat, actions, samples, playouts, make_rng(index), 0.0, out)
         assert not np.isnan(out).any()
         # the same loop by hand, with epsilon 0 (the playouts then draw nothing from the rng)
         rng = make_rng(index)
