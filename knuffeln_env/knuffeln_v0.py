@@ -191,7 +191,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from trick_core.aec import OBSERVATION_TYPES, TrickTakingEnv, check_no_unknown_kwargs
+from trick_core.aec import (
+    ADVANCE_SIGNATURE,
+    FLOAT32,
+    INT8,
+    OBSERVATION_TYPES,
+    OBSERVE_SIGNATURE,
+    CompiledKernel,
+    TrickTakingEnv,
+    check_no_unknown_kwargs,
+)
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
 from trick_core.jit import make_rng
@@ -251,6 +260,8 @@ class KnuffelnEnv(TrickTakingEnv):
 
     metadata = {**TrickTakingEnv.metadata, "name": "knuffeln_v0"}
     game_name = GAME
+    _kernel_advance = CompiledKernel(kernel.advance, ADVANCE_SIGNATURE)
+    _kernel_observe = CompiledKernel(kernel.observe, OBSERVE_SIGNATURE)
 
     def __init__(
         self,
@@ -350,7 +361,7 @@ class KnuffelnEnv(TrickTakingEnv):
         kernel.apply_action(self._state, action)
 
     def _advance(self, action: int) -> int:
-        return kernel.advance(self._state, action, self._action_mask)
+        return self._kernel_advance(self._state, action, self._action_mask)
 
     def _hand_settlement(self) -> np.ndarray:
         units = np.zeros(self.num_seats, dtype=np.float64)
@@ -372,13 +383,18 @@ class KnuffelnEnv(TrickTakingEnv):
             out[self._kernel_obs_size:] = (self._ladder[team], self._ladder[1 - team], self._hands_played)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
-        observation = np.empty(self.obs_size, dtype=np.float32)
-        self._fill_observation(seat, observation)
+        # The base class's observe with the kernel call inlined (about 0.2 us less per call), through
+        # the compiled entry point: safe here, as both arrays are the env's own (``_fill_observation``,
+        # which may be handed any array, keeps numba's type-checking dispatcher). Match play adds the
+        # ladder features: the base class's path.
+        if self._match:
+            return super().observe(agent)
+        observation = np.empty(self.obs_size, FLOAT32)
+        self._kernel_observe(self._state, self.agent_name_mapping[agent], self._obs_type_code, observation)
         if agent == self.agent_selection and not self.terminations[agent]:
             mask = self._action_mask.copy()
         else:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask = np.zeros(self.num_actions, INT8)
         return {"observation": observation, "action_mask": mask}
 
     # ------------------------------------------------------------ match play (ladder scoring)

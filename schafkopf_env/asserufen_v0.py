@@ -192,7 +192,16 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env import asserufen_kernel as kernel
-from trick_core.aec import OBSERVATION_TYPES, TrickTakingEnv, check_no_unknown_kwargs
+from trick_core.aec import (
+    ADVANCE_SIGNATURE,
+    FLOAT32,
+    INT8,
+    OBSERVATION_TYPES,
+    OBSERVE_SIGNATURE,
+    CompiledKernel,
+    TrickTakingEnv,
+    check_no_unknown_kwargs,
+)
 from trick_core.cards import FRENCH_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
 from trick_core.jit import make_rng
@@ -217,6 +226,8 @@ class AsserufenEnv(TrickTakingEnv):
     game_name = GAME_NAME
     deck = FRENCH_32
     action_names = kernel.ACTION_NAMES
+    _kernel_advance = CompiledKernel(kernel.advance, ADVANCE_SIGNATURE)
+    _kernel_observe = CompiledKernel(kernel.observe, OBSERVE_SIGNATURE)
 
     def __init__(
         self,
@@ -292,7 +303,7 @@ class AsserufenEnv(TrickTakingEnv):
         kernel.apply_action(self._kstate, action)
 
     def _advance(self, action: int) -> int:
-        return kernel.advance(self._kstate, action, self._action_mask)
+        return self._kernel_advance(self._kstate, action, self._action_mask)
 
     def _settlement(self):
         out = np.zeros(NUM_SEATS, dtype=np.float64)
@@ -301,6 +312,18 @@ class AsserufenEnv(TrickTakingEnv):
 
     def _fill_observation(self, seat: int, out: np.ndarray) -> None:
         kernel.observe(self._kstate, seat, self._obs_type_index, out)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        # The base class's observe with the kernel call inlined (about 0.2 us less per call), through
+        # the compiled entry point: safe here, as both arrays are the env's own (``_fill_observation``,
+        # which may be handed any array, keeps numba's type-checking dispatcher).
+        observation = np.empty(self.obs_size, FLOAT32)
+        self._kernel_observe(self._kstate, self.agent_name_mapping[agent], self._obs_type_index, observation)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask = self._action_mask.copy()
+        else:
+            mask = np.zeros(self.num_actions, INT8)
+        return {"observation": observation, "action_mask": mask}
 
     # ----------------------------------------------------------------- public extras
 

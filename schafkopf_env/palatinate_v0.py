@@ -174,7 +174,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from trick_core.aec import TrickTakingEnv, check_no_unknown_kwargs
+from trick_core.aec import (
+    ADVANCE_SIGNATURE,
+    FLOAT32,
+    INT8,
+    OBSERVE_SIGNATURE,
+    CompiledKernel,
+    TrickTakingEnv,
+    check_no_unknown_kwargs,
+)
 from trick_core.cards import FRENCH_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
 from trick_core.jit import make_rng
@@ -200,6 +208,8 @@ class PalatinateEnv(TrickTakingEnv):
     game_name = GAME
     deck = FRENCH_32
     action_names = kernel.ACTION_NAMES
+    _kernel_advance = CompiledKernel(kernel.advance, ADVANCE_SIGNATURE)
+    _kernel_observe = CompiledKernel(kernel.observe, OBSERVE_SIGNATURE)
 
     def __init__(
         self,
@@ -275,7 +285,7 @@ class PalatinateEnv(TrickTakingEnv):
         kernel.apply_action(self._state, action)
 
     def _advance(self, action: int) -> int:
-        return kernel.advance(self._state, action, self._action_mask)
+        return self._kernel_advance(self._state, action, self._action_mask)
 
     def _settlement(self) -> np.ndarray:
         kernel.settlement(self._state, self._settlement_out)
@@ -283,6 +293,18 @@ class PalatinateEnv(TrickTakingEnv):
 
     def _fill_observation(self, seat: int, out: np.ndarray) -> None:
         kernel.observe(self._state, seat, self._obs_type_code, out)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        # The base class's observe with the kernel call inlined (about 0.2 us less per call), through
+        # the compiled entry point: safe here, as both arrays are the env's own (``_fill_observation``,
+        # which may be handed any array, keeps numba's type-checking dispatcher).
+        observation = np.empty(self.obs_size, FLOAT32)
+        self._kernel_observe(self._state, self.agent_name_mapping[agent], self._obs_type_code, observation)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask = self._action_mask.copy()
+        else:
+            mask = np.zeros(self.num_actions, INT8)
+        return {"observation": observation, "action_mask": mask}
 
     # ----------------------------------------------------------------- public extras
 
