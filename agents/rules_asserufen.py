@@ -28,30 +28,31 @@ from dataclasses import dataclass
 from schafkopf_env import asserufen_kernel as K
 from trick_core.cards import FRENCH_32
 
-from .base import Agent, legal_actions
 from .rules_schafkopf_common import (
-    FULL_MASK,
+    HEARTS,
+    NON_HEART_SUITS,
     RANK_A,
     SUIT_PLAIN_CARDS,
     TRUMP_MASK,
     BlockReader,
     PlayView,
+    SchafkopfRulesAgent,
     best_call,
-    choose_card,
     count,
+    current_trick,
+    double_or_not,
+    du_bid,
     first_or_none,
-    make_thresholds,
+    four_seat_play_view,
     mask_of,
-    pick_best,
+    next_of_four,
     relations,
     suit_game_strength,
-    trump_stopper,
-    wins_every_trick,
+    trump_choice,
 )
 
-HEARTS = 2
 NUM_SEATS = 4
-SOLO_SUITS = (0, 1, 3)
+SOLO_SUITS = NON_HEART_SUITS
 DU_CONTRACTS = ("solo_du", "heart_solo_du")
 CONTRACTS = K.CONTRACT_NAMES[1:]  # ace_call solo heart_solo solo_du heart_solo_du (the observation order)
 NON_HEART_ACES = sum(1 << (s * 8 + RANK_A) for s in SOLO_SUITS)
@@ -128,15 +129,7 @@ class AsserufenTable:
 def decode(observation) -> AsserufenTable:
     """Read an Asserufen observation vector (any observation type: the first segments are the same)."""
     blocks = _READER.read(observation)
-    trick_cards = {index // 32: index % 32 for index in blocks["trick"]}
     leader = first_or_none(blocks["leader"])
-    trick = []
-    if leader is not None:
-        for i in range(NUM_SEATS):
-            position = (leader + i) % NUM_SEATS
-            if position not in trick_cards:
-                break
-            trick.append((position, trick_cards[position]))
     contract = first_or_none(blocks["contract"])
     return AsserufenTable(
         hand=mask_of(blocks["hand"]),
@@ -149,59 +142,39 @@ def decode(observation) -> AsserufenTable:
         partner=first_or_none(blocks["partner"]),
         called_done=0 in blocks["called_rules"],
         leader=leader,
-        trick=trick,
+        trick=current_trick(blocks["trick"], leader, next_of_four),
         played=mask_of(index % 32 for index in blocks["played"]),
     )
 
 
-class RulesAgent(Agent):
+class RulesAgent(SchafkopfRulesAgent):
     """A club player's heuristics for Asserufen (module docstring)."""
 
-    name = "rules"
+    game_name = "asserufen"
+    deck = FRENCH_32
+    thresholds_class = AsserufenThresholds
+    phase_decisions = {
+        "bidding": "bid",
+        "answer": "answer",
+        "call": "call",
+        "trump": "trump",
+        "contra_offer": "double",
+        "doubling_round": "double",
+    }
 
     def __init__(self, game: str = "asserufen", seed: int | None = None, **thresholds) -> None:
-        super().__init__(game, seed)
-        if game != "asserufen":
-            raise ValueError(f"agents.rules_asserufen plays asserufen, not {game!r}")
-        self.thresholds = make_thresholds(AsserufenThresholds(), thresholds, game)
-        self._names: tuple[str, ...] | None = None
+        super().__init__(game, seed, **thresholds)
 
-    def act(self, env, agent: str) -> int:
-        legal = legal_actions(env, agent)
-        self.decisions += 1
-        if legal.size == 1:
-            return int(legal[0])
-        base = env.unwrapped
-        if self._names is None:
-            self._names = tuple(base.action_to_string(a) for a in range(base.num_actions))
-        names = {self._names[a]: int(a) for a in legal}
-        table = decode(env.observe(agent)["observation"])
-        decide = {
-            "bidding": self.bid,
-            "answer": self.answer,
-            "call": self.call,
-            "trump": self.trump,
-            "contra_offer": self.double,
-            "doubling_round": self.double,
-        }.get(table.phase)
-        if decide is not None:
-            return names[decide(table, names)]
-        legal_cards = 0
-        for name in names:
-            if FRENCH_32.is_card(name):
-                legal_cards |= 1 << FRENCH_32.parse(name)
-        card = choose_card(self.play_view(table), legal_cards, self.rng)
-        return names[FRENCH_32.name_of(card)]
+    def decode_table(self, env, agent: str) -> AsserufenTable:
+        return decode(env.observe(agent)["observation"])
 
     # ------------------------------------------------------------------ bidding
 
     def bid(self, table: AsserufenTable, names: dict) -> str:
         hand, limits = table.hand, self.thresholds
-        leads_first = table.dealer == NUM_SEATS - 1
-        if "heart_solo_du" in names and wins_every_trick(hand, HEARTS, leads_first):
-            return "heart_solo_du"
-        if "solo_du" in names and any(wins_every_trick(hand, s, leads_first) for s in SOLO_SUITS):
-            return "solo_du"
+        du = du_bid(names, hand, table.dealer == NUM_SEATS - 1)
+        if du is not None:
+            return du
         for bid, suits in (("heart_solo", (HEARTS,)), ("solo", SOLO_SUITS)):
             if bid in names:
                 suit = max(suits, key=lambda s: suit_game_strength(hand, s))
@@ -241,49 +214,20 @@ class RulesAgent(Agent):
         return by_suit[best_call(table.hand, with_cards, self.rng, HEARTS)]
 
     def trump(self, table: AsserufenTable, names: dict) -> str:
-        suits = [FRENCH_32.suits.index(n[-1]) for n in names if n.startswith("trump:")]
-        if table.contract in DU_CONTRACTS:
-            sure = [s for s in suits if wins_every_trick(table.hand, s, table.dealer == NUM_SEATS - 1)]
-            suits = sure or suits
-        suit = pick_best(suits, lambda s: suit_game_strength(table.hand, s), self.rng)
-        return f"trump:{FRENCH_32.suits[suit]}"
+        must_win_all = table.contract in DU_CONTRACTS
+        return trump_choice(names, FRENCH_32, table.hand, must_win_all, table.dealer == NUM_SEATS - 1, self.rng)
 
     def double(self, table: AsserufenTable, names: dict) -> str:
-        word = "contra" if "contra" in names else "re"
-        if word not in names:
-            return "no_double"
-        strength = suit_game_strength(table.hand, table.trump)
         _, declaring = self._relations(table)
-        if declaring:
-            return word if strength >= self.thresholds.re else "no_double"
-        if table.contract in DU_CONTRACTS:
-            return word if trump_stopper(table.hand, table.trump) else "no_double"
-        limit = self.thresholds.contra if word == "contra" else self.thresholds.re
-        return word if strength >= limit else "no_double"
+        against_du = table.contract in DU_CONTRACTS
+        return double_or_not(names, table.hand, table.trump, declaring, against_du, self.thresholds)
 
     # ------------------------------------------------------------------ play
 
     def play_view(self, table: AsserufenTable) -> PlayView:
-        in_trick = 0
-        for _, card in table.trick:
-            in_trick |= 1 << card
-        order = [(table.leader + i) % NUM_SEATS for i in range(NUM_SEATS)]
-        me = order.index(0)
-        relation, declaring = self._relations(table)
         called = -1 if table.called_card is None else table.called_card
-        return PlayView(
-            kind=table.trump,
-            hand=table.hand,
-            trick=table.trick,
-            positions_after=order[me + 1 :],
-            unseen=FULL_MASK & ~table.hand & ~table.played & ~in_trick,
-            relation=relation,
-            declaring=declaring,
-            must_win_all=table.contract in DU_CONTRACTS,
-            called_card=called,
-            strong_threat=None if declaring else table.declarer,
-            called_open=called >= 0 and not table.called_done,
-        )
+        ace_call = table.contract == "ace_call"
+        return four_seat_play_view(table, table.trump, ace_call, table.contract in DU_CONTRACTS, called)
 
     @staticmethod
     def _relations(table) -> tuple[dict, bool]:

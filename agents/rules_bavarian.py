@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from schafkopf_env import bavarian_kernel as K
 from trick_core.cards import GERMAN_32
 
-from .base import Agent, legal_actions
 from .rules_schafkopf_common import (
-    FULL_MASK,
+    HEARTS,
     RANK_A,
     RANK_U,
     SUIT_PLAIN_CARDS,
@@ -34,20 +33,21 @@ from .rules_schafkopf_common import (
     TRUMP_WENZ,
     BlockReader,
     PlayView,
+    SchafkopfRulesAgent,
     best_call,
-    choose_card,
     count,
+    current_trick,
     first_or_none,
-    make_thresholds,
+    four_seat_play_view,
     mask_of,
-    pick_best,
-    relations,
+    next_of_four,
     suit_game_strength,
+    suits_named,
+    trump_choice,
     wenz_strength,
     wins_every_trick,
 )
 
-HEARTS = 2
 NUM_SEATS = 4
 CONTRACTS = K.CONTRACT_NAMES[1:]  # rufer wenz solo wenz_tout solo_tout sie (the OBS_CONTRACT order)
 TOUTS = ("wenz_tout", "solo_tout")
@@ -104,15 +104,7 @@ _READER = BlockReader(
 def decode(observation) -> BavarianTable:
     """Read a Bavarian observation vector (any observation type: the first block is the same)."""
     blocks = _READER.read(observation)
-    trick_cards = {index // 32: index % 32 for index in blocks["trick"]}
     leader = first_or_none(blocks["leader"])
-    trick = []
-    if leader is not None:
-        for i in range(NUM_SEATS):
-            position = (leader + i) % NUM_SEATS
-            if position not in trick_cards:
-                break
-            trick.append((position, trick_cards[position]))
     contract = first_or_none(blocks["contract"])
     return BavarianTable(
         hand=mask_of(blocks["hand"]),
@@ -125,7 +117,7 @@ def decode(observation) -> BavarianTable:
         partner=first_or_none(blocks["partner"]),
         called_done=bool(blocks["called_done"]),
         leader=leader,
-        trick=trick,
+        trick=current_trick(blocks["trick"], leader, next_of_four),
         played=mask_of(index % 32 for index in blocks["played"]),
     )
 
@@ -139,35 +131,19 @@ def unters_of(hand: int) -> int:
     return hand & TRUMP_MASK[TRUMP_WENZ]
 
 
-class RulesAgent(Agent):
+class RulesAgent(SchafkopfRulesAgent):
     """A club player's heuristics for Bavarian Schafkopf (module docstring)."""
 
-    name = "rules"
+    game_name = "bavarian"
+    deck = GERMAN_32
+    thresholds_class = BavarianThresholds
+    phase_decisions = {"bidding": "bid", "calling": "call", "choosing_trump": "trump"}
 
     def __init__(self, game: str = "bavarian", seed: int | None = None, **thresholds) -> None:
-        super().__init__(game, seed)
-        if game != "bavarian":
-            raise ValueError(f"agents.rules_bavarian plays bavarian, not {game!r}")
-        self.thresholds = make_thresholds(BavarianThresholds(), thresholds, game)
-        self._names: tuple[str, ...] | None = None
-        self._index: dict[str, int] = {}
+        super().__init__(game, seed, **thresholds)
 
-    def act(self, env, agent: str) -> int:
-        legal = legal_actions(env, agent)
-        self.decisions += 1
-        if legal.size == 1:
-            return int(legal[0])
-        self._learn_names(env)
-        names = {self._names[a]: int(a) for a in legal}
-        table = decode(env.observe(agent)["observation"])
-        if table.phase == "bidding":
-            return names[self.bid(table, names)]
-        if table.phase == "calling":
-            return names[self.call(table, names)]
-        if table.phase == "choosing_trump":
-            return names[self.trump(table, names)]
-        card = choose_card(self.play_view(table), self._legal_cards(names), self.rng)
-        return names[GERMAN_32.name_of(card)]
+    def decode_table(self, env, agent: str) -> BavarianTable:
+        return decode(env.observe(agent)["observation"])
 
     # ------------------------------------------------------------------ decisions
 
@@ -206,64 +182,23 @@ class RulesAgent(Agent):
         return "pass"
 
     def call(self, table: BavarianTable, names: dict) -> str:
-        suits = [GERMAN_32.suits.index(n[-1]) for n in names if n.startswith("call:")]
+        suits = suits_named(names, "call:", GERMAN_32)
         return f"call:{GERMAN_32.suits[best_call(table.hand, suits, self.rng, HEARTS)]}"
 
     def trump(self, table: BavarianTable, names: dict) -> str:
-        suits = [GERMAN_32.suits.index(n[-1]) for n in names if n.startswith("trump:")]
-        if table.contract == "solo_tout":
-            sure = [s for s in suits if wins_every_trick(table.hand, s, table.dealer == NUM_SEATS - 1)]
-            suits = sure or suits
-        suit = pick_best(suits, lambda s: suit_game_strength(table.hand, s), self.rng)
-        return f"trump:{GERMAN_32.suits[suit]}"
+        leads_first = table.dealer == NUM_SEATS - 1
+        return trump_choice(names, GERMAN_32, table.hand, table.contract == "solo_tout", leads_first, self.rng)
 
     def play_view(self, table: BavarianTable) -> PlayView:
         """The card-play view: who is on which side, what is still out, the trick so far."""
-        in_trick = 0
-        for _, card in table.trick:
-            in_trick |= 1 << card
-        order = (
-            [(table.leader + i) % NUM_SEATS for i in range(NUM_SEATS)] if table.leader is not None else [0]
-        )
-        me = order.index(0)
-        relation, declaring = self._relations(table)
         called_card = -1 if table.called_suit is None else table.called_suit * 8 + RANK_A
-        return PlayView(
-            kind=table.kind,
-            hand=table.hand,
-            trick=table.trick,
-            positions_after=order[me + 1 :],
-            unseen=FULL_MASK & ~table.hand & ~table.played & ~in_trick,
-            relation=relation,
-            declaring=declaring,
-            must_win_all=table.contract in TOUTS,
-            called_card=called_card,
-            strong_threat=None if declaring else table.declarer,
-            called_open=called_card >= 0 and not table.called_done,
-        )
+        return four_seat_play_view(table, table.kind, table.contract == "rufer", table.contract in TOUTS, called_card)
 
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
-    def _relations(table) -> tuple[dict, bool]:
-        return relations(table.declarer, table.partner, table.contract == "rufer")
-
-    @staticmethod
     def _tout_suits(hand: int, leads_first: bool) -> list[int]:
         return [s for s in range(4) if plain_cards_of(hand, s) and wins_every_trick(hand, s, leads_first)]
-
-    def _learn_names(self, env) -> None:
-        if self._names is None:
-            base = env.unwrapped
-            self._names = tuple(base.action_to_string(a) for a in range(base.num_actions))
-
-    @staticmethod
-    def _legal_cards(names: dict) -> int:
-        mask = 0
-        for name in names:
-            if GERMAN_32.is_card(name):
-                mask |= 1 << GERMAN_32.parse(name)
-        return mask
 
 
 __all__ = ["BavarianThresholds", "RulesAgent", "decode"]

@@ -31,29 +31,33 @@ from itertools import combinations
 from schafkopf_env import palatinate_kernel as K
 from trick_core.cards import FRENCH_32
 
-from .base import Agent, legal_actions
 from .rules_schafkopf_common import (
     FULL_MASK,
+    HEARTS,
+    NON_HEART_SUITS,
     OPPONENT,
     PARTNER,
     POINTS,
     TRUMP_MASK,
     BlockReader,
     PlayView,
+    SchafkopfRulesAgent,
     cards_in,
-    choose_card,
     count,
+    current_trick,
+    double_or_not,
+    du_bid,
     first_or_none,
-    make_thresholds,
     mask_of,
     pick_best,
+    positions_after,
     suit_game_strength,
-    trump_stopper,
+    trick_mask,
+    trump_choice,
     wins_every_trick,
 )
 
-HEARTS = 2
-SOLO_SUITS = (0, 1, 3)  # clubs, spades, diamonds: the suits a (non-heart) solo may name
+SOLO_SUITS = NON_HEART_SUITS  # clubs, spades, diamonds: the suits a (non-heart) solo may name
 DU_CONTRACTS = ("solo_du", "heart_solo_du")
 
 
@@ -118,7 +122,6 @@ def _reader(players: int, max_doublings: int) -> BlockReader:
 def decode(observation, players: int, max_doublings: int) -> PalatinateTable:
     """Read a Palatinate observation vector (any observation type: the first blocks are the same)."""
     blocks = _reader(players, max_doublings).read(observation)
-    trick_cards = {index // 32: index % 32 for index in blocks["trick"]}
     leader = first_or_none(blocks["leader"])
     contract = first_or_none(blocks["contract"])
     table = PalatinateTable(
@@ -134,13 +137,7 @@ def decode(observation, players: int, max_doublings: int) -> PalatinateTable:
         trick=[],
         played=mask_of(index % 32 for index in blocks["played"]),
     )
-    if leader is not None:
-        position = leader
-        while position in trick_cards:
-            table.trick.append((position, trick_cards[position]))
-            position = table.next_active(position)
-            if position == leader:
-                break
+    table.trick = current_trick(blocks["trick"], leader, table.next_active)
     return table
 
 
@@ -184,55 +181,37 @@ def _unprotected_points(hand: int, kind: int) -> int:
     return total
 
 
-class RulesAgent(Agent):
+class RulesAgent(SchafkopfRulesAgent):
     """A club player's heuristics for Palatinate Schafkopf (module docstring)."""
 
-    name = "rules"
+    game_name = "palatinate"
+    deck = FRENCH_32
+    thresholds_class = PalatinateThresholds
+    phase_decisions = {
+        "bid_one": "bid_one",
+        "bid_two": "bid_two",
+        "trump": "trump",
+        "discard": "discard",
+        "schenken": "schenken",
+        "schenken_answer": "answer_schenken",
+        "contra_offer": "double",
+        "doubling": "double",
+    }
 
     def __init__(self, game: str = "palatinate", seed: int | None = None, **thresholds) -> None:
-        super().__init__(game, seed)
-        if game != "palatinate":
-            raise ValueError(f"agents.rules_palatinate plays palatinate, not {game!r}")
-        self.thresholds = make_thresholds(PalatinateThresholds(), thresholds, game)
-        self._names: tuple[str, ...] | None = None
+        super().__init__(game, seed, **thresholds)
 
-    def act(self, env, agent: str) -> int:
-        legal = legal_actions(env, agent)
-        self.decisions += 1
-        if legal.size == 1:
-            return int(legal[0])
-        base = env.unwrapped
-        if self._names is None:
-            self._names = tuple(base.action_to_string(a) for a in range(base.num_actions))
-        names = {self._names[a]: int(a) for a in legal}
-        config = base.config
-        table = decode(
-            env.observe(agent)["observation"], int(config["players"]), int(config["max_doublings"])
-        )
-        decide = {
-            "bid_one": self.bid_one,
-            "bid_two": self.bid_two,
-            "trump": self.trump,
-            "discard": self.discard,
-            "schenken": self.schenken,
-            "schenken_answer": self.answer_schenken,
-            "contra_offer": self.double,
-            "doubling": self.double,
-        }.get(table.phase)
-        if decide is not None:
-            return names[decide(table, names)]
-        card = choose_card(self.play_view(table), _legal_cards(names), self.rng)
-        return names[FRENCH_32.name_of(card)]
+    def decode_table(self, env, agent: str) -> PalatinateTable:
+        config = env.unwrapped.config
+        return decode(env.observe(agent)["observation"], int(config["players"]), int(config["max_doublings"]))
 
     # ------------------------------------------------------------------ bidding
 
     def bid_one(self, table: PalatinateTable, names: dict) -> str:
         hand, limits = table.hand, self.thresholds
-        leads_first = table.forehand == 0
-        if "heart_solo_du" in names and wins_every_trick(hand, HEARTS, leads_first):
-            return "heart_solo_du"
-        if "solo_du" in names and any(wins_every_trick(hand, s, leads_first) for s in SOLO_SUITS):
-            return "solo_du"
+        du = du_bid(names, hand, table.forehand == 0)
+        if du is not None:
+            return du
         for bid, suits in (("heart_solo", (HEARTS,)), ("solo", SOLO_SUITS)):
             if bid in names:
                 suit, strength = best_suit_strength(hand, suits)
@@ -252,15 +231,9 @@ class RulesAgent(Agent):
         return f"discard:{FRENCH_32.name_of(card)}"
 
     def trump(self, table: PalatinateTable, names: dict) -> str:
-        suits = [FRENCH_32.suits.index(n[-1]) for n in names if n.startswith("trump:")]
-        if table.contract in DU_CONTRACTS:
-            sure = [s for s in suits if wins_every_trick(table.hand, s, table.forehand == 0)]
-            suits = sure or suits
+        must_win_all = table.contract in DU_CONTRACTS
         bonus = self.thresholds.hearts_bonus if table.contract == "simple" else 0.0
-        suit = pick_best(
-            suits, lambda s: suit_game_strength(table.hand, s) + (bonus if s == HEARTS else 0.0), self.rng
-        )
-        return f"trump:{FRENCH_32.suits[suit]}"
+        return trump_choice(names, FRENCH_32, table.hand, must_win_all, table.forehand == 0, self.rng, bonus)
 
     # ------------------------------------------------------------------ schenken and doubling
 
@@ -274,28 +247,12 @@ class RulesAgent(Agent):
         return "refuse" if sure or strong else "accept"
 
     def double(self, table: PalatinateTable, names: dict) -> str:
-        word = "contra" if "contra" in names else "re"
-        if word not in names:
-            return "no_double"
-        strength = suit_game_strength(table.hand, table.trump)
-        if table.declarer == 0:
-            return word if strength >= self.thresholds.re else "no_double"
-        if table.contract in DU_CONTRACTS:
-            return word if trump_stopper(table.hand, table.trump) else "no_double"
-        limit = self.thresholds.contra if word == "contra" else self.thresholds.re
-        return word if strength >= limit else "no_double"
+        against_du = table.contract in DU_CONTRACTS
+        return double_or_not(names, table.hand, table.trump, table.declarer == 0, against_du, self.thresholds)
 
     # ------------------------------------------------------------------ play
 
     def play_view(self, table: PalatinateTable) -> PlayView:
-        in_trick = 0
-        for _, card in table.trick:
-            in_trick |= 1 << card
-        order, position = [], table.leader
-        for _ in range(3):
-            order.append(position)
-            position = table.next_active(position)
-        me = order.index(0)
         others = [p for p in table.active if p != 0]
         if table.declarer == 0:
             relation = {p: OPPONENT for p in others}
@@ -306,8 +263,8 @@ class RulesAgent(Agent):
             kind=table.trump,
             hand=table.hand,
             trick=table.trick,
-            positions_after=order[me + 1 :],
-            unseen=self._others(table) & ~in_trick,
+            positions_after=positions_after(table.leader, table.next_active, 3),
+            unseen=self._others(table) & ~trick_mask(table.trick),
             relation=relation,
             declaring=table.declarer == 0,
             must_win_all=table.contract in DU_CONTRACTS,
@@ -319,14 +276,6 @@ class RulesAgent(Agent):
     def _others(table: PalatinateTable) -> int:
         """Cards that may be in another hand or the skat (not held, not played, not laid away by us)."""
         return FULL_MASK & ~table.hand & ~table.played & ~table.discards
-
-
-def _legal_cards(names: dict) -> int:
-    mask = 0
-    for name in names:
-        if FRENCH_32.is_card(name):
-            mask |= 1 << FRENCH_32.parse(name)
-    return mask
 
 
 __all__ = ["PalatinateThresholds", "RulesAgent", "decode", "discard_plan"]

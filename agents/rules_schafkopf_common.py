@@ -31,6 +31,11 @@ contract and what it knows about the partnerships. Nothing reads hidden state.
   that it is one.
 - *Tout / Du*: the declarer plays its safest winner every trick; defenders try to win any trick.
 
+**The agent frame** (``SchafkopfRulesAgent``): what the three agents do alike around their own decisions:
+the forced move, the action names, decoding the observation, choosing the decision of the phase, and
+card play through ``choose_card``; with the helpers their decoders and decisions share (``current_trick``,
+``positions_after``, ``four_seat_play_view``, ``trump_choice``, ``du_bid``, ``double_or_not``).
+
 **Hand evaluation** (``suit_game_strength``, ``wenz_strength``, ``wins_every_trick``, ``trump_stopper``):
 weighted counts of Obers/Queens, Unters/Jacks, trumps, aces, tens beside aces and voids, the usual
 club rules of thumb in numeric form; the thresholds belong to each game's agent.
@@ -56,6 +61,8 @@ from schafkopf_env.common import (
     TRUMP_ORDER,
     TRUMP_WENZ,
 )
+
+from .base import Agent, legal_actions
 
 NUM_CARDS = 32
 NUM_SUITS = 4
@@ -611,3 +618,166 @@ def _low_lead(view: PlayView, cards: int, short_first: bool, rng) -> int:
         return -(POINTS[card] + future_value(view, card)) + 0.5 * shape
 
     return pick_best(cards_in(cards), score, rng)
+
+
+# ---------------------------------------------------------------------------------------------- the agent frame
+
+HEARTS = 2
+"""Hearts in both packs' suit order (German ``E G H S``, French ``C S H D``): the ace-call trump suit and
+the French games' Heart Solo."""
+NON_HEART_SUITS = (0, 1, 3)
+"""The suits a (non-heart) Solo or Solo Du of the French games may name."""
+
+
+def current_trick(trick_indices, leader: int | None, next_position) -> list[tuple[int, int]]:
+    """The trick in progress as ``(position, card)`` in playing order, from the non-zero entries of a
+    per-position trick block (``position * 32 + card``): from ``leader``, each position after the one
+    before (``next_position``), up to the first that has not played or back at the leader."""
+    cards = {index // NUM_CARDS: index % NUM_CARDS for index in trick_indices}
+    trick = []
+    if leader is None:
+        return trick
+    position = leader
+    while position in cards:
+        trick.append((position, cards[position]))
+        position = next_position(position)
+        if position == leader:
+            break
+    return trick
+
+
+def next_of_four(position: int) -> int:
+    """The position after ``position`` at a four-seat table where every seat plays."""
+    return (position + 1) % 4
+
+
+def positions_after(leader: int | None, next_position, trick_size: int) -> list[int]:
+    """Positions that play to the trick led by ``leader`` after the observer (position 0); none before
+    a leader is known."""
+    if leader is None:
+        return []
+    order = [leader]
+    while len(order) < trick_size:
+        order.append(next_position(order[-1]))
+    return order[order.index(0) + 1 :]
+
+
+def trick_mask(trick) -> int:
+    """The cards of the trick in progress as a bit mask."""
+    return mask_of(card for _, card in trick)
+
+
+def four_seat_play_view(table, kind: int, ace_call: bool, must_win_all: bool, called_card: int) -> PlayView:
+    """The card-play view at a four-seat table where every seat plays (Bavarian, Asserufen); ``table``
+    has the fields ``hand declarer partner called_done leader trick played`` of those games' decoders.
+    ``called_card`` is -1 outside an ace-call game."""
+    relation, declaring = relations(table.declarer, table.partner, ace_call)
+    return PlayView(
+        kind=kind,
+        hand=table.hand,
+        trick=table.trick,
+        positions_after=positions_after(table.leader, next_of_four, 4),
+        unseen=FULL_MASK & ~table.hand & ~table.played & ~trick_mask(table.trick),
+        relation=relation,
+        declaring=declaring,
+        must_win_all=must_win_all,
+        called_card=called_card,
+        strong_threat=None if declaring else table.declarer,
+        called_open=called_card >= 0 and not table.called_done,
+    )
+
+
+def suits_named(names, prefix: str, deck) -> list[int]:
+    """The suits of the legal actions ``prefix + suit letter`` (``"trump:H"``, ``"call:S"``)."""
+    return [deck.suits.index(name[-1]) for name in names if name.startswith(prefix)]
+
+
+def trump_choice(names, deck, hand: int, must_win_all: bool, leads_first: bool, rng, hearts_bonus: float = 0.0) -> str:
+    """The ``trump:`` action naming the suit that makes ``hand`` strongest (hearts counting
+    ``hearts_bonus`` more); when the game must win every trick, only among the suits that are sure to."""
+    suits = suits_named(names, "trump:", deck)
+    if must_win_all:
+        sure = [s for s in suits if wins_every_trick(hand, s, leads_first)]
+        suits = sure or suits
+    suit = pick_best(suits, lambda s: suit_game_strength(hand, s) + (hearts_bonus if s == HEARTS else 0.0), rng)
+    return f"trump:{deck.suits[suit]}"
+
+
+def du_bid(names, hand: int, leads_first: bool) -> str | None:
+    """``heart_solo_du`` or ``solo_du`` (French games) when legal and ``hand`` takes every trick whatever
+    the others hold in hearts, or in some other suit; else ``None``."""
+    if "heart_solo_du" in names and wins_every_trick(hand, HEARTS, leads_first):
+        return "heart_solo_du"
+    if "solo_du" in names and any(wins_every_trick(hand, s, leads_first) for s in NON_HEART_SUITS):
+        return "solo_du"
+    return None
+
+
+def double_or_not(names, hand: int, trump: int, declaring: bool, against_du: bool, limits) -> str:
+    """Contra or re (whichever is legal) or ``no_double``: the declaring side redoubles with strength
+    ``limits.re`` in its trump suit; a defender doubles a Du with a sure trump trick (``trump_stopper``),
+    otherwise with strength ``limits.contra`` (``limits.re`` for a defender's re)."""
+    word = "contra" if "contra" in names else "re"
+    if word not in names:
+        return "no_double"
+    strength = suit_game_strength(hand, trump)
+    if declaring:
+        return word if strength >= limits.re else "no_double"
+    if against_du:
+        return word if trump_stopper(hand, trump) else "no_double"
+    limit = limits.contra if word == "contra" else limits.re
+    return word if strength >= limit else "no_double"
+
+
+def legal_cards_mask(names, deck) -> int:
+    """The legal cards among the legal action names, as a bit mask."""
+    return mask_of(deck.parse(name) for name in names if deck.is_card(name))
+
+
+class SchafkopfRulesAgent(Agent):
+    """What the three rule-based Schafkopf agents do alike; a game's agent sets the class attributes,
+    decodes its observation (``decode_table``) and builds the card-play view (``play_view``).
+
+    ``act``: a forced move is played at once; otherwise the legal actions are looked up by name, the
+    observation is decoded, and the decision method named for the table's phase in ``phase_decisions``
+    (called with the table and the legal names, returning a legal name) decides; in a phase not listed
+    the agent plays a card by ``choose_card``."""
+
+    name = "rules"
+    game_name: str = ""
+    deck = None
+    """the game's ``trick_core.cards`` pack (action names of cards)"""
+    thresholds_class: type = type(None)
+    """the dataclass of the game's thresholds (defaults; overridable by keyword)"""
+    phase_decisions: dict[str, str] = {}
+    """phase name -> name of the method deciding it"""
+
+    def __init__(self, game: str, seed: int | None = None, **thresholds) -> None:
+        super().__init__(game, seed)
+        if game != self.game_name:
+            raise ValueError(f"agents.rules_{self.game_name} plays {self.game_name}, not {game!r}")
+        self.thresholds = make_thresholds(self.thresholds_class(), thresholds, game)
+        self._names: tuple[str, ...] | None = None
+
+    def act(self, env, agent: str) -> int:
+        legal = legal_actions(env, agent)
+        self.decisions += 1
+        if legal.size == 1:
+            return int(legal[0])
+        if self._names is None:
+            base = env.unwrapped
+            self._names = tuple(base.action_to_string(a) for a in range(base.num_actions))
+        names = {self._names[a]: int(a) for a in legal}
+        table = self.decode_table(env, agent)
+        decision = self.phase_decisions.get(table.phase)
+        if decision is not None:
+            return names[getattr(self, decision)(table, names)]
+        card = choose_card(self.play_view(table), legal_cards_mask(names, self.deck), self.rng)
+        return names[self.deck.name_of(card)]
+
+    def decode_table(self, env, agent: str):
+        """The seat's observation decoded (a table with at least ``phase``)."""
+        raise NotImplementedError
+
+    def play_view(self, table) -> PlayView:
+        raise NotImplementedError
