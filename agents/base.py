@@ -7,7 +7,8 @@ An agent is called when ``agent`` (a seat name such as ``"player_2"``) is to act
 - ``env.unwrapped.resample_from_infostate(agent, rng)``: a cloned env whose hidden cards are a sample
   consistent with everything that seat knows. The clone's own-seat information is exact, so an agent may
   read the clone's ``state()`` or kernel for what its own seat knows; what the clone shows of other seats
-  is a guess.
+  is a guess. A clone holds none of the real table's hidden cards, so redealing the clone's hidden cards
+  again (``pimc`` does it in compiled code, ``agents.search``) draws from the same worlds.
 
 It never reads the real env's hidden state (``state()``, ``kernel_state()``, other seats' observations).
 The no-peeking tests check this for the built-in agents: two tables that differ only in cards a seat
