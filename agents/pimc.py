@@ -1,22 +1,24 @@
-"""The ``pimc`` and ``nested_pimc`` agents: Perfect-Information Monte Carlo (determinized) search.
+"""The ``pimc_random`` and ``nested_pimc`` agents: Perfect-Information Monte Carlo (determinized) search.
 
-For each of ``samples`` determinizations the agent asks the env for a world consistent with what its seat
-knows (``env.unwrapped.resample_from_infostate(agent, rng)``), then scores every legal action in that world
-with ``clone.playout_values(legal, playouts_per_sample, seed)``: compiled uniformly random playouts after
-the action, returning the summed settlement of every seat. The agent keeps the column of its own seat, so
-partners are handled by the rules' settlement itself (in a Rufer, an Asserufen ace-call game or a
-Knüffeln partnership a seat's settlement is its side's), whoever the partner is in each sampled world. It
-plays the action with the highest mean over all samples and playouts (ties go to the lower action index).
+``PIMCAgent`` (``pimc_random``) draws one world consistent with what its seat knows
+(``env.unwrapped.resample_from_infostate(agent, rng)``) and hands its kernel state to the compiled
+``agents.search.search_outcomes``, which redeals the cards hidden from the seat ``samples`` times (each
+redeal depends only on what the seat knows) and, in each redealt world, plays every legal action followed
+by ``playouts_per_sample`` uniformly random playouts. The agent keeps its own seat's settlement, so partners
+are handled by the rules' settlement itself (in a Rufer, an Asserufen ace-call game or a Knüffeln
+partnership a seat's settlement is its side's), whoever the partner is in each sampled world. It plays the
+action with the highest mean over all samples and playouts (ties go to the lower action index). The
+built-in ``pimc`` (``agents.pimc_heuristic``) is this agent with heuristic instead of random playouts.
 
-Cost: ``samples`` resamplings (one clone and one compiled history replay each) plus
-``samples * playouts_per_sample`` compiled playouts per legal action. A forced move (one legal action)
-costs nothing. ``stats()`` reports the measured time per decision.
+Cost: one Python ``clone()``, then ``samples`` compiled redeals plus ``samples * playouts_per_sample``
+compiled playouts per legal action. A forced move (one legal action) costs nothing. ``stats()`` reports
+the measured time per decision.
 
 Known limits of PIMC, worth remembering when reading results: it assumes that every seat will later see
 the sampled cards (strategy fusion), and the random playouts value aggressive bids and turns as random
 play would defend them. It is a baseline search, not an expert.
 
-``nested_pimc`` (``NestedPIMCAgent``) addresses the second limit: it plays cards like ``pimc`` but scores
+``nested_pimc`` (``NestedPIMCAgent``) addresses the second limit: it plays cards like ``pimc_random`` but scores
 bids, calls, doubles, turns and the like by simulating the rest of the hand with a light PIMC player at
 every seat (see its docstring; ``docs/results.md`` has the measured effect).
 """
@@ -31,6 +33,7 @@ from trick_core.jit import make_rng
 
 from .base import Agent, legal_actions, positive_int, seat_of
 from .games import kernel_module
+from .search import GAME_CODES, RANDOM_PLAYOUTS, search_outcomes
 
 DEFAULT_SAMPLES = 10
 DEFAULT_PLAYOUTS_PER_SAMPLE = 100
@@ -39,7 +42,10 @@ DEFAULT_PLAYOUTS_PER_SAMPLE = 100
 class PIMCAgent(Agent):
     """Determinized Monte-Carlo search with random playouts (see the module docstring)."""
 
-    name = "pimc"
+    name = "pimc_random"
+    playout_policy = RANDOM_PLAYOUTS
+    epsilon = 0.0
+    """Share of random cards in a heuristic playout (random playouts: unused)."""
 
     def __init__(
         self,
@@ -67,30 +73,30 @@ class PIMCAgent(Agent):
         """Mean settlement of ``agent``'s seat after each legal action (in the order of ``legal``)."""
         if legal is None:
             legal = legal_actions(env, agent)
+        return nan_mean(self.search(env, agent, legal))
+
+    def samples_for(self, env, actions: np.ndarray) -> int:
+        """How many worlds to sample for a decision among ``actions``."""
+        return self.samples
+
+    def search(self, env, agent: str, actions: np.ndarray) -> np.ndarray:
+        """``agent``'s settlement after each of ``actions`` (columns) in every sampled world and playout
+        (rows): one world from ``resample_from_infostate``, then the compiled ``agents.search.search_outcomes``
+        redeals it ``samples_for(...)`` times and plays ``playouts_per_sample`` playouts of
+        ``playout_policy`` after each action. NaN where a sampled world does not allow the action (an env
+        resampling bug; counted in ``inconsistent_worlds``)."""
         start = time.perf_counter()
-        seat = seat_of(env, agent)
-        totals = np.zeros(legal.size, dtype=np.float64)
-        counts = np.zeros(legal.size, dtype=np.float64)
-        for _ in range(self.samples):
-            world = env.unwrapped.resample_from_infostate(agent, self.rng)
-            playout_seed = int(self.rng.integers(2**63))
-            usable = self._legal_in_world(world, legal)
-            values = world.playout_values(legal[usable], self.playouts_per_sample, playout_seed)[:, seat]
-            totals[usable] += values
-            counts[usable] += self.playouts_per_sample
+        samples = self.samples_for(env, actions)
+        world = env.unwrapped.resample_from_infostate(agent, self.rng)
+        outcomes = np.empty((samples, actions.size, self.playouts_per_sample), dtype=np.float64)
+        rng = make_rng(int(self.rng.integers(2**63)))
+        search_outcomes(GAME_CODES[self.game], world.kernel_state(), seat_of(env, agent),
+                        np.ascontiguousarray(actions, dtype=np.int64), samples, self.playouts_per_sample, rng,
+                        self.playout_policy, self.epsilon, outcomes)
+        self.inconsistent_worlds += int(np.isnan(outcomes).any(axis=(1, 2)).sum())
         self.searches += 1
         self.search_seconds += time.perf_counter() - start
-        return np.where(counts > 0, totals / np.maximum(counts, 1.0), -np.inf)
-
-    def _legal_in_world(self, world, legal: np.ndarray) -> np.ndarray:
-        """Which of the seat's legal actions the sampled world allows: all of them when the env's resampling
-        is consistent; otherwise the world is used only for the actions it allows (and counted)."""
-        world_mask = np.zeros(world.num_actions, dtype=np.int8)
-        world_mask[world.legal_actions()] = 1
-        usable = world_mask[legal] == 1
-        if not usable.all():
-            self.inconsistent_worlds += 1
-        return usable
+        return outcomes.transpose(0, 2, 1).reshape(-1, actions.size)
 
     def stats(self) -> dict:
         """Decisions taken, searches run (decisions with a choice), milliseconds per search, and sampled
@@ -271,3 +277,11 @@ class NestedPIMCAgent(PIMCAgent):
             f"inner_samples={self.inner_samples}, inner_playouts={self.inner_playouts}, "
             f"simulate_cards={self.simulate_cards})"
         )
+
+
+def nan_mean(outcomes: np.ndarray) -> np.ndarray:
+    """Mean of each column over its non-NaN entries (-inf for a column without any)."""
+    valid = ~np.isnan(outcomes)
+    counts = valid.sum(axis=0)
+    totals = np.where(valid, outcomes, 0.0).sum(axis=0)
+    return np.where(counts > 0, totals / np.maximum(counts, 1), -np.inf)

@@ -47,15 +47,11 @@ command line ``"pimc[samples=32]"``.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from trick_core.jit import make_rng
-
-from .base import legal_actions, positive_int, seat_of
+from .base import legal_actions, positive_int
 from .pimc import PIMCAgent
-from .search import search_outcomes
+from .search import HEURISTIC_PLAYOUTS
 
 DEFAULT_SAMPLES = 16
 DEFAULT_PLAYOUTS_PER_SAMPLE = 4
@@ -64,19 +60,11 @@ CAUTIOUS_ACTIONS = ("no_double", "no_schenken")
 """Actions a ``cautious`` agent takes whenever they are legal, without searching."""
 
 
-def game_code(game: str) -> int:
-    """The code of ``game`` for ``agents.search.search_outcomes``."""
-    from .search import GAME_CODES
-
-    if game not in GAME_CODES:
-        raise ValueError(f"pimc: unknown game {game!r}")
-    return GAME_CODES[game]
-
-
 class HeuristicPIMCAgent(PIMCAgent):
     """PIMC with compiled heuristic playouts (see the module docstring)."""
 
     name = "pimc"
+    playout_policy = HEURISTIC_PLAYOUTS
 
     def __init__(
         self,
@@ -97,7 +85,6 @@ class HeuristicPIMCAgent(PIMCAgent):
         self.cautious = cautious
         self.bid_samples = positive_int(bid_samples, "bid_samples")
         self._card_actions: dict = {}
-        self._game_code = game_code(self.game)
         self._cautious_actions: dict[int, frozenset] = {}
 
     def act(self, env, agent: str) -> int:
@@ -142,28 +129,9 @@ class HeuristicPIMCAgent(PIMCAgent):
             self._cautious_actions[key] = frozenset(i for i, n in enumerate(names) if n in CAUTIOUS_ACTIONS)
         return self._cautious_actions[key]
 
-    def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
-        """Mean settlement of ``agent``'s seat after each legal action (in the order of ``legal``)."""
-        if legal is None:
-            legal = legal_actions(env, agent)
-        return nan_mean(self.search(env, agent, legal))
-
-    def search(self, env, agent: str, actions: np.ndarray) -> np.ndarray:
-        """``agent``'s settlement after each of ``actions`` (columns) in every sampled world and playout (rows):
-        one world from ``resample_from_infostate``, then ``agents.search.search_outcomes`` (module docstring).
-        NaN where a sampled world does not allow the action (counted in ``inconsistent_worlds``)."""
-        start = time.perf_counter()
-        samples = self.samples if self._card_mask(env)[actions].any() else self.bid_samples
-        world = env.unwrapped.resample_from_infostate(agent, self.rng)
-        outcomes = np.empty((samples, actions.size, self.playouts_per_sample), dtype=np.float64)
-        rng = make_rng(int(self.rng.integers(2**63)))
-        search_outcomes(self._game_code, world.kernel_state(), seat_of(env, agent),
-                        np.ascontiguousarray(actions, dtype=np.int64), samples, self.playouts_per_sample, rng,
-                        self.epsilon, outcomes)
-        self.inconsistent_worlds += int(np.isnan(outcomes).any(axis=(1, 2)).sum())
-        self.searches += 1
-        self.search_seconds += time.perf_counter() - start
-        return outcomes.transpose(0, 2, 1).reshape(-1, actions.size)
+    def samples_for(self, env, actions: np.ndarray) -> int:
+        """``bid_samples`` worlds for a decision without card play among ``actions``, else ``samples``."""
+        return self.samples if self._card_mask(env)[actions].any() else self.bid_samples
 
     def __repr__(self) -> str:
         return (
@@ -187,10 +155,3 @@ def make_agent(game: str, **kwargs) -> HeuristicPIMCAgent:
         return KnuffelnPIMCAgent(game, **kwargs)
     return HeuristicPIMCAgent(game, **{**GAME_DEFAULTS.get(game, {}), **kwargs})
 
-
-def nan_mean(outcomes: np.ndarray) -> np.ndarray:
-    """Mean of each column over its non-NaN entries (-inf for a column without any)."""
-    valid = ~np.isnan(outcomes)
-    counts = valid.sum(axis=0)
-    totals = np.where(valid, outcomes, 0.0).sum(axis=0)
-    return np.where(counts > 0, totals / np.maximum(counts, 1), -np.inf)

@@ -33,7 +33,8 @@ import numpy as np
 from knuffeln_env import kernel as K
 
 from .base import legal_actions, positive_int
-from .pimc_heuristic import HeuristicPIMCAgent, nan_mean
+from .pimc import nan_mean
+from .pimc_heuristic import HeuristicPIMCAgent
 from .rules_knuffeln import decode
 
 DEFAULT_SAMPLES = 96

@@ -1,11 +1,13 @@
 """The compiled determinized search behind the ``pimc`` agent, one loop for every game.
 
-``search_outcomes(game_code, world, seat, actions, samples, playouts, rng, epsilon, out)``: ``samples``
-times, redeal the cards hidden from ``seat`` in the kernel state ``world`` (the game kernel's
+``search_outcomes(game_code, world, seat, actions, samples, playouts, rng, policy, epsilon, out)``:
+``samples`` times, redeal the cards hidden from ``seat`` in the kernel state ``world`` (the game kernel's
 ``resample_hidden``: a deal consistent with everything ``seat`` knows, its own legal choices included),
-then for each candidate ``actions[i]`` apply it and play ``playouts`` heuristic playouts to the end of the
-hand (``schafkopf_env.playouts`` / ``knuffeln_env.playouts``); ``out[sample, i, playout]`` receives
-``seat``'s settlement, NaN where no consistent redeal was found or the action is not legal in it.
+then for each candidate ``actions[i]`` apply it and play ``playouts`` playouts to the end of the hand:
+uniformly random (``policy`` ``RANDOM_PLAYOUTS``, the kernel's ``random_playout``) or heuristic
+(``HEURISTIC_PLAYOUTS``, ``schafkopf_env.playouts`` / ``knuffeln_env.playouts``, with ``epsilon`` its share
+of random cards); ``out[sample, i, playout]`` receives ``seat``'s settlement, NaN where no consistent
+redeal was found or the action is not legal in it.
 
 ``world`` is any state that agrees with the real table on everything ``seat`` knows, for instance the
 kernel state of a clone from ``resample_from_infostate``: the redeal depends only on what ``seat`` knows,
@@ -31,6 +33,8 @@ from trick_core.jit import njit
 GAME_CODES = {"bavarian": 0, "palatinate": 1, "asserufen": 2, "knuffeln": 3}
 MAX_ACTIONS = max(bk.NUM_ACTIONS, pk.NUM_ACTIONS, ak.NUM_ACTIONS, kk.NUM_BASE_ACTIONS + kk.MAX_TOKENS)
 MAX_SEATS = 5
+RANDOM_PLAYOUTS = 0
+HEURISTIC_PLAYOUTS = 1
 
 
 @njit
@@ -57,29 +61,42 @@ def _legal_mask(game, state, mask):
 
 
 @njit
-def _play_to_end(game, state, action, rng, epsilon, units):
-    """Apply ``action``, play the heuristic playout to the end, write the settlement into ``units``."""
+def _play_to_end(game, state, action, rng, policy, epsilon, units):
+    """Apply ``action``, play a playout of ``policy`` to the end, write the settlement into ``units``."""
     units[:] = 0.0
+    heuristic = policy == HEURISTIC_PLAYOUTS
     if game == 0:
         bk.apply_action(state, action)
-        bavarian_heuristic_playout(state, rng, epsilon)
+        if heuristic:
+            bavarian_heuristic_playout(state, rng, epsilon)
+        else:
+            bk.random_playout(state, rng)
         bk.settlement(state, units)
     elif game == 1:
         pk.apply_action(state, action)
-        palatinate_heuristic_playout(state, rng, epsilon)
+        if heuristic:
+            palatinate_heuristic_playout(state, rng, epsilon)
+        else:
+            pk.random_playout(state, rng)
         pk.settlement(state, units)
     elif game == 2:
         ak.apply_action(state, action)
-        asserufen_heuristic_playout(state, rng, epsilon)
+        if heuristic:
+            asserufen_heuristic_playout(state, rng, epsilon)
+        else:
+            ak.random_playout(state, rng)
         ak.settlement(state, units)
     else:
         kk.apply_action(state, action)
-        knuffeln_playout(state, rng, epsilon)
+        if heuristic:
+            knuffeln_playout(state, rng, epsilon)
+        else:
+            kk.random_playout(state, rng)
         kk.settlement(state, units)
 
 
 @njit
-def search_outcomes(game, world, seat, actions, samples, playouts, rng, epsilon, out):
+def search_outcomes(game, world, seat, actions, samples, playouts, rng, policy, epsilon, out):
     """The search loop (module docstring)."""
     sampled = np.empty_like(world)
     work = np.empty_like(world)
@@ -96,5 +113,5 @@ def search_outcomes(game, world, seat, actions, samples, playouts, rng, epsilon,
                 continue
             for p in range(playouts):
                 work[:] = sampled
-                _play_to_end(game, work, actions[i], rng, epsilon, units)
+                _play_to_end(game, work, actions[i], rng, policy, epsilon, units)
                 out[sample, i, p] = units[seat]

@@ -15,9 +15,9 @@ import pytest
 
 from agents import make
 from agents.games import VARIANTS, kernel_module, make_env, variant_id
-from agents.pimc_heuristic import nan_mean
+from agents.pimc import nan_mean
 from agents.pimc_knuffeln import KnuffelnPIMCAgent
-from agents.search import GAME_CODES, search_outcomes
+from agents.search import GAME_CODES, HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS, search_outcomes
 from knuffeln_env import kernel as K
 from knuffeln_env import playouts as knuffeln_playouts
 from schafkopf_env import playouts as schafkopf_playouts
@@ -48,19 +48,26 @@ def _tables(game: str, config: dict, count: int, seed: int):
     return tables[:count]
 
 
+@pytest.mark.parametrize("policy", [HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS], ids=["heuristic", "random"])
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
-def test_search_outcomes_is_resample_then_playout(game, config):
+def test_search_outcomes_is_resample_then_playout(game, config, policy):
     kernel = kernel_module(game)
-    playout = _heuristic_playout(game)
+    if policy == HEURISTIC_PLAYOUTS:
+        heuristic = _heuristic_playout(game)
+
+        def playout(state, rng):
+            heuristic(state, rng, 0.0)  # epsilon 0: the heuristic draws nothing from the rng
+    else:
+        playout = kernel.random_playout
     for index, table in enumerate(_tables(game, config, count=6, seed=5)):
         state = table.kernel_state()
         seat = table.possible_agents.index(table.agent_selection)
         actions = np.array(table.legal_actions(), dtype=np.int64)
         samples, playouts = 3, 2
         out = np.empty((samples, actions.size, playouts))
-        search_outcomes(GAME_CODES[game], state, seat, actions, samples, playouts, make_rng(index), 0.0, out)
+        search_outcomes(GAME_CODES[game], state, seat, actions, samples, playouts, make_rng(index), policy, 0.0, out)
         assert not np.isnan(out).any()
-        # the same loop by hand, with epsilon 0 (the playouts then draw nothing from the rng)
+        # the same loop by hand
         rng = make_rng(index)
         sampled = np.empty_like(state)
         units = np.zeros(table.num_seats)
@@ -70,18 +77,19 @@ def test_search_outcomes_is_resample_then_playout(game, config):
                 for p in range(playouts):
                     work = sampled.copy()
                     kernel.apply_action(work, action)
-                    playout(work, rng, 0.0)
+                    playout(work, rng)
                     units[:] = 0.0
                     kernel.settlement(work, units)
                     assert out[sample, i, p] == units[seat], (game, config, index, sample, i, p)
 
 
+@pytest.mark.parametrize("name", ["pimc", "pimc_random"])
 @pytest.mark.parametrize("game", ["bavarian", "palatinate", "asserufen", "knuffeln"])
-def test_search_is_reproducible_and_consistent(game):
+def test_search_is_reproducible_and_consistent(game, name):
     for table in _tables(game, {}, count=4, seed=9):
         agent_name = table.agent_selection
-        first = make("pimc", game, samples=8, playouts_per_sample=2, seed=3)
-        second = make("pimc", game, samples=8, playouts_per_sample=2, seed=3)
+        first = make(name, game, samples=8, playouts_per_sample=2, seed=3)
+        second = make(name, game, samples=8, playouts_per_sample=2, seed=3)
         legal = np.array(table.legal_actions())
         values = first.action_values(table, agent_name, legal)
         np.testing.assert_array_equal(values, second.action_values(table, agent_name, legal))
