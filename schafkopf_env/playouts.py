@@ -55,7 +55,7 @@ from schafkopf_env import bavarian_kernel as bk
 from schafkopf_env import palatinate_kernel as pk
 from schafkopf_env.common import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, TRICK_POWER, TRUMP
 from trick_core.jit import njit
-from trick_core.jit_fast import lowest_bit, popcount, rng_below_small, rng_next
+from trick_core.jit_fast import inline_njit, lowest_bit, nth_bit, popcount, rng_below_small, rng_next
 
 WORTH_POINTS = 10
 """A trick the opponents are winning is taken over when it would bring at least this many card points."""
@@ -72,6 +72,32 @@ X_HANDS = 8  # 4: every seat's cards held (mask)
 X_TEAM = 12  # 4: 1 declarer's side, 0 opponents, -1 no part in the hand
 X_OTHERS = 16  # 4: the other seats taking part (for leads)
 SCRATCH_SIZE = 20
+
+
+def _card_tables():
+    """Per trump kind and card: the cost of keeping it, ``_most_points``'s key, and the cards of higher trick power
+    (``_can_beat``), computed once so that the card choice looks them up instead of recomputing them."""
+    kinds = TRICK_POWER.shape[0]
+    cost = np.zeros((kinds, 32), dtype=np.int64)
+    points_key = np.zeros((kinds, 32), dtype=np.int64)
+    above = np.zeros((kinds, 32), dtype=np.uint64)
+    for kind in range(kinds):
+        for card in range(32):
+            points = int(CARD_POINTS[card])
+            power = int(TRICK_POWER[kind, card])
+            if EFFECTIVE_SUIT[kind, card] == TRUMP:
+                cost[kind, card] = 40 + 3 * points + 4 * (power - 100)
+            else:
+                cost[kind, card] = 3 * points + power
+            points_key[kind, card] = points * 1000 + 999 - cost[kind, card]
+            above[kind, card] = sum(1 << other for other in range(32) if TRICK_POWER[kind, other] > power)
+    return cost, points_key, above
+
+
+CARD_COST, POINTS_KEY, POWER_ABOVE = _card_tables()
+"""``CARD_COST[kind, card]``: how much a card is worth keeping (its points, and for a trump its rank above
+every plain card); ``POINTS_KEY[kind, card]``: most points first, then the lower cost; ``POWER_ABOVE[kind,
+card]``: the cards of higher trick power, any suit."""
 
 
 # ============================================================================ shared helpers
@@ -101,6 +127,16 @@ def _random_set_index(mask, start, stop, rng):
     return -1
 
 
+@inline_njit
+def _random_card_action(legal, base, rng):
+    """``_random_set_index`` over the card actions ``[base, base + 32)`` given as the legal card bits:
+    the same draw (``rng_below_small`` of their count) picks the same card, the ``pick``-th lowest."""
+    count = popcount(legal)
+    if count == 0:
+        return -1
+    return base + nth_bit(legal, rng_below_small(rng, count))
+
+
 @njit
 def _mask_bits(mask, start, count):
     """The entries ``mask[start:start + count]`` (count <= 64) as bits of a uint64."""
@@ -111,16 +147,7 @@ def _mask_bits(mask, start, count):
     return bits
 
 
-@njit
-def _cost(kind, card):
-    """How much a card is worth keeping: its points, and for a trump its rank above every plain card."""
-    points = CARD_POINTS[card]
-    if EFFECTIVE_SUIT[kind, card] == TRUMP:
-        return 40 + 3 * points + 4 * (TRICK_POWER[kind, card] - 100)
-    return 3 * points + TRICK_POWER[kind, card]
-
-
-@njit
+@inline_njit
 def _beats(kind, card, best, led_suit):
     """Whether ``card`` played later takes the trick from the provisional winner ``best``."""
     suit = EFFECTIVE_SUIT[kind, card]
@@ -130,22 +157,26 @@ def _beats(kind, card, best, led_suit):
     return suit == led_suit and best_suit != TRUMP and TRICK_POWER[kind, card] > TRICK_POWER[kind, best]
 
 
-@njit
+@inline_njit
 def _can_beat(kind, hand, best, led_card):
-    """Whether a player holding ``hand`` (following suit as the rules demand) can beat ``best``."""
+    """Whether a player holding ``hand`` (following suit as the rules demand) can beat ``best``.
+
+    As masks: the cards that ``_beats`` ``best`` are the higher trumps if ``best`` is a trump, else every
+    trump and the higher cards of the led suit."""
     led_suit = EFFECTIVE_SUIT[kind, led_card]
-    allowed = hand & EFFECTIVE_SUIT_MASK[kind, led_suit]
+    suit_cards = EFFECTIVE_SUIT_MASK[kind, led_suit]
+    allowed = hand & suit_cards
     if allowed == _ZERO:
         allowed = hand
-    while allowed != _ZERO:
-        card = lowest_bit(allowed)
-        allowed &= allowed - _ONE
-        if _beats(kind, card, best, led_suit):
-            return True
-    return False
+    trumps = EFFECTIVE_SUIT_MASK[kind, TRUMP]
+    if EFFECTIVE_SUIT[kind, best] == TRUMP:
+        beaters = trumps & POWER_ABOVE[kind, best]
+    else:
+        beaters = trumps | (suit_cards & ~trumps & POWER_ABOVE[kind, best])
+    return (allowed & beaters) != _ZERO
 
 
-@njit
+@inline_njit
 def _opponents_can_beat(kind, best, led_card, scratch, seats_at, num_seats, my_team):
     """Whether any opponent among ``scratch[seats_at:seats_at + num_seats]`` can beat ``best``."""
     for i in range(num_seats):
@@ -157,20 +188,21 @@ def _opponents_can_beat(kind, best, led_card, scratch, seats_at, num_seats, my_t
     return False
 
 
-@njit
+@inline_njit
 def _cheapest(kind, cards):
+    """The card of least ``CARD_COST`` (ties: the lower card), -1 for an empty set."""
     best = -1
     best_cost = 1 << 30
     while cards != _ZERO:
         card = lowest_bit(cards)
         cards &= cards - _ONE
-        cost = _cost(kind, card)
+        cost = CARD_COST[kind, card]
         if cost < best_cost:
             best, best_cost = card, cost
     return best
 
 
-@njit
+@inline_njit
 def _most_points(kind, cards):
     """The card with most points (ties: the lower cost), -1 for an empty set."""
     best = -1
@@ -178,7 +210,7 @@ def _most_points(kind, cards):
     while cards != _ZERO:
         card = lowest_bit(cards)
         cards &= cards - _ONE
-        key = CARD_POINTS[card] * 1000 + 999 - _cost(kind, card)
+        key = POINTS_KEY[kind, card]
         if key > best_key:
             best, best_key = card, key
     return best
@@ -234,7 +266,7 @@ def _choose_card(kind, legal, me, size, num_rest, num_others, tout, scratch):
     return _cheapest(kind, legal)
 
 
-@njit
+@inline_njit
 def _partners_behind_win(kind, best, led_card, scratch, num_rest, my_team):
     """Whether every seat still to play after me is a partner and one of them can beat ``best``: the
     trick will be ours, so it is worth schmieren into."""
@@ -250,7 +282,7 @@ def _partners_behind_win(kind, best, led_card, scratch, num_rest, my_team):
     return can
 
 
-@njit
+@inline_njit
 def _non_masters(kind, cards, my_team, num_others, scratch):
     """The cards of ``cards`` that some opponent could beat if they were led (the rest are kept to win
     tricks of their own)."""
@@ -264,7 +296,7 @@ def _non_masters(kind, cards, my_team, num_others, scratch):
     return kept
 
 
-@njit
+@inline_njit
 def _team_of_position(scratch, position, size, me, num_others):
     """Team of the seat that played the ``position``-th card of the trick in progress. The trick's seats
     are the ``size`` seats before ``me`` in playing order: ``scratch[X_OTHERS:]`` lists the other seats
@@ -397,14 +429,29 @@ def _base_game_hand(hand):
 # ============================================================================ Bavarian
 
 
+@inline_njit
+def _bavarian_step(state, mask, scratch, rng, epsilon):
+    """The playout's action: a card straight from the legal card bits (most steps), else from ``mask``."""
+    if state[bk.S_PHASE] == bk.PHASE_PLAYING:
+        return _bavarian_card_action(state, bk.legal_card_bits(state, state[bk.S_CURRENT]), scratch, rng, epsilon)
+    bk.legal_action_mask(state, mask)
+    return _bavarian_decision(state, mask, scratch, rng, epsilon)
+
+
+@inline_njit
+def _bavarian_card_action(state, legal, scratch, rng, epsilon):
+    """The card action among the ``legal`` card bits: random with probability ``epsilon``, else heuristic."""
+    if epsilon > 0.0 and _uniform01(rng) < epsilon:
+        return _random_card_action(legal, bk.CARD_ACTION_BASE, rng)
+    return bk.CARD_ACTION_BASE + _bavarian_card(state, legal, scratch, state[bk.S_CURRENT])
+
+
 @njit
 def _bavarian_decision(state, mask, scratch, rng, epsilon):
     phase = state[bk.S_PHASE]
     seat = state[bk.S_CURRENT]
     if phase == bk.PHASE_PLAYING:
-        if epsilon > 0.0 and _uniform01(rng) < epsilon:
-            return _random_set_index(mask, bk.CARD_ACTION_BASE, bk.CARD_ACTION_BASE + 32, rng)
-        return bk.CARD_ACTION_BASE + _bavarian_card(state, mask, scratch, seat)
+        return _bavarian_card_action(state, _mask_bits(mask, bk.CARD_ACTION_BASE, 32), scratch, rng, epsilon)
     hand = np.uint64(state[bk.S_HAND + seat])
     if phase == bk.PHASE_BIDDING:
         if mask[bk.BID_ACTION_BASE + bk.RUFER] != 0 and _base_game_hand(hand):
@@ -425,8 +472,7 @@ def _bavarian_decision(state, mask, scratch, rng, epsilon):
 
 
 @njit
-def _bavarian_card(state, mask, scratch, me):
-    legal = _mask_bits(mask, bk.CARD_ACTION_BASE, 32)
+def _bavarian_card(state, legal, scratch, me):
     if popcount(legal) == 1:
         return lowest_bit(legal)
     contract = state[bk.S_CONTRACT]
@@ -468,8 +514,7 @@ def bavarian_heuristic_playout(state, rng, epsilon):
 @njit
 def _bavarian_playout_with(state, rng, epsilon, mask, scratch):
     while state[bk.S_CURRENT] >= 0:
-        bk.legal_action_mask(state, mask)
-        bk.apply_action(state, _bavarian_decision(state, mask, scratch, rng, epsilon))
+        bk.apply_action(state, _bavarian_step(state, mask, scratch, rng, epsilon))
 
 
 @njit
@@ -493,14 +538,30 @@ def bavarian_heuristic_playout_values(state, actions, playouts, rng, epsilon, ou
 # ============================================================================ Palatinate
 
 
+@inline_njit
+def _palatinate_step(state, mask, scratch, rng, epsilon):
+    """The playout's action: a card straight from the legal card bits (most steps), else from ``mask``."""
+    if state[pk.S_PHASE] == pk.PHASE_PLAY:
+        low, _ = pk._legal_bits(state)  # in the play phase the card bits (PLAY_BASE is 0)
+        return _palatinate_card_action(state, low >> np.uint64(pk.PLAY_BASE), scratch, rng, epsilon)
+    pk.legal_action_mask(state, mask)
+    return _palatinate_decision(state, mask, scratch, rng, epsilon)
+
+
+@inline_njit
+def _palatinate_card_action(state, legal, scratch, rng, epsilon):
+    """The card action among the ``legal`` card bits: random with probability ``epsilon``, else heuristic."""
+    if epsilon > 0.0 and _uniform01(rng) < epsilon:
+        return _random_card_action(legal, pk.PLAY_BASE, rng)
+    return pk.PLAY_BASE + _palatinate_card(state, legal, scratch, state[pk.S_TO_ACT])
+
+
 @njit
 def _palatinate_decision(state, mask, scratch, rng, epsilon):
     phase = state[pk.S_PHASE]
     seat = state[pk.S_TO_ACT]
     if phase == pk.PHASE_PLAY:
-        if epsilon > 0.0 and _uniform01(rng) < epsilon:
-            return _random_set_index(mask, pk.PLAY_BASE, pk.PLAY_BASE + 32, rng)
-        return pk.PLAY_BASE + _palatinate_card(state, mask, scratch, seat)
+        return _palatinate_card_action(state, _mask_bits(mask, pk.PLAY_BASE, 32), scratch, rng, epsilon)
     hand = np.uint64(state[pk.S_HAND + seat])
     if phase == pk.PHASE_BID_TWO:
         best = 0.0
@@ -550,8 +611,7 @@ def _palatinate_discard(hand):
 
 
 @njit
-def _palatinate_card(state, mask, scratch, me):
-    legal = _mask_bits(mask, pk.PLAY_BASE, 32)
+def _palatinate_card(state, legal, scratch, me):
     if popcount(legal) == 1:
         return lowest_bit(legal)
     declarer = state[pk.S_DECLARER]
@@ -595,8 +655,7 @@ def palatinate_heuristic_playout(state, rng, epsilon):
 @njit
 def _palatinate_playout_with(state, rng, epsilon, mask, scratch):
     while state[pk.S_TO_ACT] >= 0:
-        pk.legal_action_mask(state, mask)
-        pk.apply_action(state, _palatinate_decision(state, mask, scratch, rng, epsilon))
+        pk.apply_action(state, _palatinate_step(state, mask, scratch, rng, epsilon))
 
 
 @njit
@@ -622,14 +681,29 @@ def palatinate_heuristic_playout_values(state, actions, playouts, rng, epsilon, 
 # ============================================================================ Asserufen
 
 
+@inline_njit
+def _asserufen_step(state, mask, scratch, rng, epsilon):
+    """The playout's action: a card straight from the legal card bits (most steps), else from ``mask``."""
+    if state[ak.PHASE] == ak.PHASE_PLAY:
+        return _asserufen_card_action(state, ak.legal_card_mask(state, state[ak.SEAT_TO_ACT]), scratch, rng, epsilon)
+    ak.legal_action_mask(state, mask)
+    return _asserufen_decision(state, mask, scratch, rng, epsilon)
+
+
+@inline_njit
+def _asserufen_card_action(state, legal, scratch, rng, epsilon):
+    """The card action among the ``legal`` card bits: random with probability ``epsilon``, else heuristic."""
+    if epsilon > 0.0 and _uniform01(rng) < epsilon:
+        return _random_card_action(legal, ak.ACTION_CARD_FIRST, rng)
+    return ak.ACTION_CARD_FIRST + _asserufen_card(state, legal, scratch, state[ak.SEAT_TO_ACT])
+
+
 @njit
 def _asserufen_decision(state, mask, scratch, rng, epsilon):
     phase = state[ak.PHASE]
     seat = state[ak.SEAT_TO_ACT]
     if phase == ak.PHASE_PLAY:
-        if epsilon > 0.0 and _uniform01(rng) < epsilon:
-            return _random_set_index(mask, ak.ACTION_CARD_FIRST, ak.ACTION_CARD_FIRST + 32, rng)
-        return ak.ACTION_CARD_FIRST + _asserufen_card(state, mask, scratch, seat)
+        return _asserufen_card_action(state, _mask_bits(mask, ak.ACTION_CARD_FIRST, 32), scratch, rng, epsilon)
     hand = np.uint64(state[ak.HANDS + seat])
     if phase == ak.PHASE_BIDDING:
         if mask[ak.ACTION_HAENGE_AN] != 0 and _base_game_hand(hand):
@@ -664,8 +738,7 @@ def _asserufen_decision(state, mask, scratch, rng, epsilon):
 
 
 @njit
-def _asserufen_card(state, mask, scratch, me):
-    legal = _mask_bits(mask, ak.ACTION_CARD_FIRST, 32)
+def _asserufen_card(state, legal, scratch, me):
     if popcount(legal) == 1:
         return lowest_bit(legal)
     contract = state[ak.CONTRACT]
@@ -707,8 +780,7 @@ def asserufen_heuristic_playout(state, rng, epsilon):
 @njit
 def _asserufen_playout_with(state, rng, epsilon, mask, scratch):
     while state[ak.SEAT_TO_ACT] >= 0:
-        ak.legal_action_mask(state, mask)
-        ak.apply_action(state, _asserufen_decision(state, mask, scratch, rng, epsilon))
+        ak.apply_action(state, _asserufen_step(state, mask, scratch, rng, epsilon))
 
 
 @njit
