@@ -34,10 +34,10 @@ import numpy as np
 from knuffeln_env import kernel as kk
 from trick_core.jit import njit
 
-_MAX_ACTIONS = kk.NUM_BASE_ACTIONS + kk.MAX_TOKENS
-"""Length of the action mask buffer: the largest action space of any configuration."""
 SEVEN_STRENGTH = 5500
 """Strength of a chosen 7: a sure trick when led, worth more than the chosen Jack (attack 5)."""
+_NUM_RANKINGS = 3
+_NUM_CHOSEN = 16
 
 
 @njit
@@ -54,185 +54,190 @@ def card_strength(ranking, chosen, card):
 
 
 @njit
-def _weakest(ranking, chosen, cards):
+def _build_tables():
+    """Per (ranking, chosen suits, card): ``card_strength`` and the bit mask of the cards that beat the card
+    (``kk.beats``); per chosen suits: the unbeatable (led chosen 7) cards and the unchosen aces. Playouts then
+    ask "can this hand beat that card?" with one AND instead of a loop of ``kk.beats`` calls."""
+    strength = np.zeros((_NUM_RANKINGS, _NUM_CHOSEN, kk.NUM_CARDS), dtype=np.int64)
+    beaten_by = np.zeros((_NUM_RANKINGS, _NUM_CHOSEN, kk.NUM_CARDS), dtype=np.int64)
+    unbeatable = np.zeros(_NUM_CHOSEN, dtype=np.int64)
+    unchosen_aces = np.zeros(_NUM_CHOSEN, dtype=np.int64)
+    for chosen in range(_NUM_CHOSEN):
+        for card in range(kk.NUM_CARDS):
+            bit = np.int64(1) << np.int64(card)
+            if kk.DEFENCE[chosen, card] >= kk.UNBEATABLE:
+                unbeatable[chosen] |= bit
+            if card % kk.NUM_RANKS == kk.RANK_A and not (chosen >> (card // kk.NUM_RANKS)) & 1:
+                unchosen_aces[chosen] |= bit
+        for ranking in range(_NUM_RANKINGS):
+            for winner in range(kk.NUM_CARDS):
+                strength[ranking, chosen, winner] = card_strength(ranking, chosen, winner)
+                for challenger in range(kk.NUM_CARDS):
+                    if kk.beats(ranking, chosen, challenger, winner):
+                        beaten_by[ranking, chosen, winner] |= np.int64(1) << np.int64(challenger)
+    return strength, beaten_by, unbeatable, unchosen_aces
+
+
+STRENGTH, BEATEN_BY, UNBEATABLE_CARDS, UNCHOSEN_ACES = _build_tables()
+"""``STRENGTH[ranking, chosen, card]`` = ``card_strength``; ``BEATEN_BY[ranking, chosen, card]``: mask of the
+cards that beat ``card`` (``kk.beats``); ``UNBEATABLE_CARDS[chosen]``, ``UNCHOSEN_ACES[chosen]``: card masks."""
+
+
+@njit
+def _weakest(strengths, cards):
+    """The lowest-strength card of ``cards`` (the lowest index among equals); ``strengths`` is one
+    ``STRENGTH[ranking, chosen]`` row."""
     best = -1
     best_strength = 1 << 30
     while cards != 0:
         card = kk.lowest_bit(cards)
         cards &= cards - 1
-        strength = card_strength(ranking, chosen, card)
+        strength = strengths[card]
         if strength < best_strength:
             best, best_strength = card, strength
     return best
 
 
 @njit
-def _hand_beats(ranking, chosen, hand, winner):
-    """Whether any card of ``hand`` would take the trick from ``winner``."""
-    while hand != 0:
-        card = kk.lowest_bit(hand)
-        hand &= hand - 1
-        if kk.beats(ranking, chosen, card, winner):
-            return True
-    return False
+def _cheapest_safe(strengths, beaten_by, cards, opponents):
+    """The lowest-strength card of ``cards`` that no card in ``opponents`` beats (-1 if none)."""
+    best = -1
+    best_strength = 1 << 30
+    while cards != 0:
+        card = kk.lowest_bit(cards)
+        cards &= cards - 1
+        strength = strengths[card]
+        if strength < best_strength and beaten_by[card] & opponents == 0:
+            best, best_strength = card, strength
+    return best
 
 
 @njit
-def _opponents_after_beat(state, me, num_after, ranking, chosen, winner):
-    """Whether an opponent of ``me`` among the next ``num_after`` players could beat ``winner``."""
+def _opponent_cards_after(state, me, num_after):
+    """The cards held by the opponents of ``me`` among the next ``num_after`` players: whether one of them
+    can beat a card is then one AND with ``BEATEN_BY``."""
     seat = me
     team = state[kk.S_TEAM + me]
+    cards = np.int64(0)
     for _ in range(num_after):
         seat = state[kk.S_NEXT + seat]
-        if state[kk.S_TEAM + seat] != team and _hand_beats(ranking, chosen, state[kk.S_HAND + seat], winner):
-            return True
-    return False
+        if state[kk.S_TEAM + seat] != team:
+            cards |= state[kk.S_HAND + seat]
+    return cards
 
 
 @njit
 def choose_card(state, me, cards):
     """The heuristic face-up card of ``me`` among ``cards`` (a non-empty mask of its legal plays)."""
+    if cards & (cards - 1) == 0:  # one card: nothing to choose (the last trick, for everyone)
+        return kk.lowest_bit(cards)
     ranking = kk.RANKING_OF_VARIANT[state[kk.S_VARIANT]]
     chosen = state[kk.S_CHOSEN]
     count = state[kk.S_TRICK_COUNT]
-    num_after = state[kk.S_NUM_ACTIVE] - count - 1
+    strengths = STRENGTH[ranking, chosen]
+    beaten_by = BEATEN_BY[ranking, chosen]
+    opponents = _opponent_cards_after(state, me, state[kk.S_NUM_ACTIVE] - count - 1)
     if count == 0:
-        return _lead(state, me, cards, ranking, chosen, num_after)
+        return _lead(cards, chosen, strengths, beaten_by, opponents)
     position = 0
+    winner = state[kk.S_TRICK_CARD]
     for i in range(1, count):
-        if kk.beats(ranking, chosen, state[kk.S_TRICK_CARD + i], state[kk.S_TRICK_CARD + position]):
-            position = i
-    winner = state[kk.S_TRICK_CARD + position]
+        card = state[kk.S_TRICK_CARD + i]
+        if (beaten_by[winner] >> card) & 1:
+            position, winner = i, card
     partner_wins = state[kk.S_TEAM + state[kk.S_TRICK_SEAT + position]] == state[kk.S_TEAM + me]
-    if partner_wins and not _opponents_after_beat(state, me, num_after, ranking, chosen, winner):
-        return _weakest(ranking, chosen, cards)
-    best = -1
-    best_strength = 1 << 30
-    rest = cards
-    while rest != 0:
-        card = kk.lowest_bit(rest)
-        rest &= rest - 1
-        if kk.beats(ranking, chosen, card, winner):
-            strength = card_strength(ranking, chosen, card)
-            if strength < best_strength and not _opponents_after_beat(state, me, num_after, ranking, chosen, card):
-                best, best_strength = card, strength
+    if partner_wins and beaten_by[winner] & opponents == 0:
+        return _weakest(strengths, cards)
+    best = _cheapest_safe(strengths, beaten_by, cards & beaten_by[winner], opponents)
     if best >= 0:
         return best
-    return _weakest(ranking, chosen, cards)
+    return _weakest(strengths, cards)
 
 
 @njit
-def _lead(state, me, cards, ranking, chosen, num_after):
-    rest = cards
-    while rest != 0:
-        card = kk.lowest_bit(rest)
-        rest &= rest - 1
-        if kk.DEFENCE[chosen, card] >= kk.UNBEATABLE:
-            return card
-    free = -1
-    free_strength = 1 << 30
-    ace = -1
-    rest = cards
-    while rest != 0:
-        card = kk.lowest_bit(rest)
-        rest &= rest - 1
-        strength = card_strength(ranking, chosen, card)
-        if strength < free_strength and not _opponents_after_beat(state, me, num_after, ranking, chosen, card):
-            free, free_strength = card, strength
-        if card % kk.NUM_RANKS == kk.RANK_A and not (chosen >> (card // kk.NUM_RANKS)) & 1 and ace < 0:
-            ace = card
+def _lead(cards, chosen, strengths, beaten_by, opponents):
+    sevens = cards & UNBEATABLE_CARDS[chosen]
+    if sevens != 0:
+        return kk.lowest_bit(sevens)
+    free = _cheapest_safe(strengths, beaten_by, cards, opponents)
     if free >= 0:
         return free
-    if ace >= 0:
-        return ace
-    return _weakest(ranking, chosen, cards)
+    aces = cards & UNCHOSEN_ACES[chosen]
+    if aces != 0:
+        return kk.lowest_bit(aces)
+    return _weakest(strengths, cards)
 
 
 @njit
-def _mask_range(mask, start, count):
-    """The entries ``mask[start:start + count]`` (count <= 63) as bits of an int64."""
-    bits = np.int64(0)
-    for i in range(count):
-        if mask[start + i] != 0:
-            bits |= np.int64(1) << np.int64(i)
-    return bits
-
-
-@njit
-def _random_card(mask, rng):
-    cards = _mask_range(mask, kk.ACTION_PLAY, kk.NUM_CARDS)
-    return kk.nth_bit(cards, kk.rng_below(rng, kk.popcount(cards)))
-
-
-@njit
-def _decision(state, mask, rng, epsilon):
+def _decision(state, rng, epsilon):
+    """The policy's action, from the kernel's legal-action bit masks (``kk._legal_sets``)."""
+    play, turn, exchange, show, misc, tokens = kk._legal_sets(state)
     phase = state[kk.S_PHASE]
-    seat = state[kk.S_CURRENT]
     if phase == kk.PHASE_PLAY:
-        if mask[kk.ACTION_STOP] != 0:
+        if (misc >> (kk.ACTION_STOP - kk.ACTION_MISC)) & 1:
             return kk.ACTION_STOP
         if epsilon > 0.0 and _uniform01(rng) < epsilon:
-            return kk.ACTION_PLAY + _random_card(mask, rng)
-        return kk.ACTION_PLAY + choose_card(state, seat, _mask_range(mask, kk.ACTION_PLAY, kk.NUM_CARDS))
+            return kk.ACTION_PLAY + kk.nth_bit(play, kk.rng_below(rng, kk.popcount(play)))
+        return kk.ACTION_PLAY + choose_card(state, state[kk.S_CURRENT], play)
     if phase == kk.PHASE_TALK:
         return kk.ACTION_SILENT
     if phase == kk.PHASE_ANSWER:
         return kk.ACTION_ACCEPT
     if phase == kk.PHASE_OLE_EXCHANGE:
-        return kk.ACTION_TAKE_OLE if mask[kk.ACTION_TAKE_OLE] != 0 else kk.ACTION_DECLINE
+        if (misc >> (kk.ACTION_TAKE_OLE - kk.ACTION_MISC)) & 1:
+            return kk.ACTION_TAKE_OLE
+        return kk.ACTION_DECLINE
     if phase == kk.PHASE_TEN_EXCHANGE:
-        return _ten_exchange(state, mask)
+        return _ten_exchange(state, exchange)
     if phase == kk.PHASE_DEALER_CHOICE:
         return kk.ACTION_SIT_OUT
-    for action in range(mask.shape[0]):  # not reached with the kernel's phases: any legal action
-        if mask[action] != 0:
-            return action
-    return -1
+    return _first_legal(play, turn, exchange, show, misc, tokens)  # not reached with the kernel's phases
 
 
 @njit
-def _ten_exchange(state, mask):
-    """The strongest turned card on offer if it is stronger than the ten given for it, else decline."""
-    ranking = kk.RANKING_OF_VARIANT[state[kk.S_VARIANT]]
-    chosen = state[kk.S_CHOSEN]
+def _first_legal(play, turn, exchange, show, misc, tokens):
+    """The lowest-numbered legal action (-1 when there is none)."""
+    for base, cards in ((kk.ACTION_PLAY, play), (kk.ACTION_TURN, turn), (kk.ACTION_EXCHANGE, exchange),
+                        (kk.ACTION_SHOW, show), (kk.ACTION_MISC, misc)):
+        if cards != 0:
+            return base + kk.lowest_bit(cards)
+    return kk.ACTION_TOKEN if tokens > 0 else -1
+
+
+@njit
+def _ten_exchange(state, exchange):
+    """The strongest turned card on offer (``exchange``, a card mask) if it is stronger than the ten given
+    for it, else decline."""
+    strengths = STRENGTH[kk.RANKING_OF_VARIANT[state[kk.S_VARIANT]], state[kk.S_CHOSEN]]
     best = kk.ACTION_DECLINE
     best_gain = 0
-    for card in range(kk.NUM_CARDS):
-        if mask[kk.ACTION_EXCHANGE + card] != 0:
-            ten = (card // kk.NUM_RANKS) * kk.NUM_RANKS + kk.RANK_EXCHANGE
-            gain = card_strength(ranking, chosen, card) - card_strength(ranking, chosen, ten)
-            if gain > best_gain:
-                best, best_gain = kk.ACTION_EXCHANGE + card, gain
+    while exchange != 0:
+        card = kk.lowest_bit(exchange)
+        exchange &= exchange - 1
+        ten = (card // kk.NUM_RANKS) * kk.NUM_RANKS + kk.RANK_EXCHANGE
+        gain = strengths[card] - strengths[ten]
+        if gain > best_gain:
+            best, best_gain = kk.ACTION_EXCHANGE + card, gain
     return best
 
 
 @njit
 def heuristic_action(state, rng, epsilon):
     """The action the playout policy takes in ``state`` (for tests and for stepping by hand)."""
-    mask = np.zeros(_MAX_ACTIONS, dtype=np.int8)
-    kk.legal_action_mask(state, mask)
-    return _decision(state, mask, rng, epsilon)
+    return _decision(state, rng, epsilon)
 
 
 @njit
 def heuristic_playout(state, rng, epsilon):
     """Play the Knüffeln hand in ``state`` to its end in place (module docstring)."""
-    mask = np.zeros(_MAX_ACTIONS, dtype=np.int8)
-    _playout_with(state, rng, epsilon, mask)
-
-
-@njit
-def _playout_with(state, rng, epsilon, mask):
     while state[kk.S_CURRENT] >= 0:
-        kk.legal_action_mask(state, mask)
-        kk.apply_action(state, _decision(state, mask, rng, epsilon))
+        kk.apply_action(state, _decision(state, rng, epsilon))
 
 
 @njit
 def heuristic_playout_values(state, actions, playouts, rng, epsilon, out):
     """``knuffeln_env.kernel.playout_values`` with heuristic instead of random playouts."""
     work = np.empty_like(state)
-    mask = np.zeros(_MAX_ACTIONS, dtype=np.int8)
     seats = state[kk.S_PLAYERS]
     units = np.zeros(seats, dtype=np.float64)
     for i in range(actions.shape[0]):
@@ -240,8 +245,7 @@ def heuristic_playout_values(state, actions, playouts, rng, epsilon, out):
             for k in range(state.shape[0]):
                 work[k] = state[k]
             kk.apply_action(work, actions[i])
-            _playout_with(work, rng, epsilon, mask)
+            heuristic_playout(work, rng, epsilon)
             kk.settlement(work, units)
             for s in range(seats):
                 out[i, s] += units[s]
-
