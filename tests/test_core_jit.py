@@ -102,3 +102,30 @@ def test_a_seat_that_can_only_just_be_filled_takes_all_its_eligible_cards():
     for _ in range(200):
         assert deal_with_constraints(unknown, np.array([4, 3, 3]), allowed, rng, out, 1)
         assert int(out[1]) == 0b111
+
+
+def test_numba_cache_folder_is_keyed_by_every_compiled_source(tmp_path):
+    """Numba would keep stale machine code when only a called function's file changed; the cache folder
+    name hashes every compiled source, so any edit selects a fresh folder."""
+    import numba
+
+    from trick_core import jit
+
+    assert numba.config.CACHE_DIR == str(jit.CACHE_DIR)
+    assert jit.CACHE_DIR.name == jit.source_fingerprint()
+    for folder in ("trick_core", "schafkopf_env", "knuffeln_env", "agents"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "trick_core" / "jit.py").write_text("x = 1\n")
+    (tmp_path / "schafkopf_env" / "kernel.py").write_text("y = 2\n")
+    (tmp_path / "agents" / "search.py").write_text("z = 3\n")
+    (tmp_path / "agents" / "arena.py").write_text("not compiled\n")
+    before = jit.source_fingerprint(tmp_path)
+    (tmp_path / "agents" / "arena.py").write_text("not compiled, edited\n")
+    assert jit.source_fingerprint(tmp_path) == before  # a pure-Python module does not count
+    for edited in ("schafkopf_env/kernel.py", "agents/search.py", "trick_core/jit.py"):
+        path = tmp_path / edited
+        original = path.read_text()
+        path.write_text(original + "# edited\n")
+        assert jit.source_fingerprint(tmp_path) != before, edited
+        path.write_text(original)
+        assert jit.source_fingerprint(tmp_path) == before

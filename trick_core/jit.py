@@ -4,12 +4,56 @@ Every compiled kernel in the project is declared with ``@njit`` from here (``cac
 start costs no compilation). Kernels never draw from numba's hidden global RNG: they take an explicit
 ``rng`` state (a ``uint64[1]`` array, splitmix64), so results are reproducible from a seed and threads
 never share state.
+
+**The on-disk cache is keyed by the source.** Numba invalidates a cached function only when the file
+that defines it changes, not when a function it calls (inlined into its machine code) changes in another
+file: after editing a kernel, the search loop of ``agents/search.py`` or a batch loop would silently run
+stale machine code. So this module points numba's cache at ``<base>/<fingerprint>``, the fingerprint
+hashing every source file with compiled code (``COMPILED_SOURCES``): any edit selects a fresh folder.
+``<base>`` is ``$NUMBA_CACHE_DIR`` if set, else ``.numba_cache`` beside the packages (or the temp folder
+where that is not writable). Old folders are left behind; delete ``.numba_cache`` to reclaim the space.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
 import numba
 import numpy as np
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+COMPILED_SOURCES = ("trick_core/*.py", "schafkopf_env/*.py", "knuffeln_env/*.py", "agents/search.py")
+"""Source files whose functions are compiled (or inlined into compiled functions), relative to the root."""
+
+
+def source_fingerprint(root: Path = PROJECT_ROOT) -> str:
+    """A hash of the names and contents of every file of ``COMPILED_SOURCES``."""
+    digest = hashlib.sha256()
+    for pattern in COMPILED_SOURCES:
+        for path in sorted(root.glob(pattern)):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_base() -> Path:
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    local = PROJECT_ROOT / ".numba_cache"
+    try:
+        local.mkdir(exist_ok=True)
+    except OSError:
+        return Path(tempfile.gettempdir()) / "german_tricks_numba_cache"
+    return local if os.access(local, os.W_OK) else Path(tempfile.gettempdir()) / "german_tricks_numba_cache"
+
+
+CACHE_DIR = _cache_base() / source_fingerprint()
+"""Where numba caches this process's compiled functions (module docstring)."""
+numba.config.CACHE_DIR = str(CACHE_DIR)
 
 njit = numba.njit(cache=True, nogil=True)
 """Decorator for every kernel: ``@njit``."""
