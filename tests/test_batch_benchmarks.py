@@ -60,3 +60,14 @@ def test_startup_scripts_compile():
     for case in ("aec_env", "batch_env"):
         for game in ("bavarian", "knuffeln"):
             compile(startup.case_script(case, game, {"players": 4} if game == "knuffeln" else {}), case, "exec")
+
+
+def test_agent_speed_benchmark_reports_every_game_and_agent():
+    from benchmarks.agent_speed import Args, run
+
+    specs = ["pimc[samples=2]", "pimc_random[samples=2]"]
+    result = run(Args(games=["bavarian", "knuffeln"], agents=specs, positions=3))
+    assert set(result) == {"bavarian", "knuffeln"}
+    for row in result.values():
+        assert row["legal_actions_mean"] > 1
+        assert row["pimc[samples=2]"] > 0 and row["pimc_random[samples=2]"] > 0

@@ -1,0 +1,95 @@
+"""CPU milliseconds per decision of the search agents, printed as JSON (the speed table of
+``docs/results.md``).
+
+Positions: ``clone()``s of tables reached by the ``rules`` agents at every seat (hands seeded 1000, 1001,
+...; a position is kept with probability 0.3 when the seat to act has more than one legal action). For
+each agent spec, ``agents.make(name, game, seed=1, **kwargs)`` decides once (compilation), then its
+``act`` on every position is timed with ``time.process_time()`` (CPU time: other load on a shared machine
+counts less than in wall time).
+
+``python -m benchmarks.agent_speed [--positions 80] [--games ...] [--agents ...] [--json PATH]``
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import agents
+from agents.games import GAMES, make_env
+
+DEFAULT_AGENTS = (
+    "pimc",
+    "pimc[samples=1000,playouts_per_sample=1]",
+    "pimc[samples=100,playouts_per_sample=10]",
+    "pimc_random[samples=10,playouts_per_sample=100]",
+    "pimc_random[samples=1000,playouts_per_sample=1]",
+)
+
+
+@dataclass
+class Args:
+    """Milliseconds per decision of the search agents."""
+
+    games: list[str] = field(default_factory=lambda: list(GAMES))
+    agents: list[str] = field(default_factory=lambda: list(DEFAULT_AGENTS))
+    positions: int = 80
+    """positions per game"""
+    json: str | None = None
+    """also write the result here"""
+
+
+def positions(game: str, count: int, seed: int = 0) -> list:
+    """Tables with a choice, reached by the rule-based agents."""
+    env = make_env(game)
+    rules = agents.make("rules", game)
+    rng = np.random.default_rng(seed)
+    found, hand = [], 0
+    while len(found) < count:
+        env.reset(seed=1000 + hand)
+        hand += 1
+        for name in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            if len(env.unwrapped.legal_actions()) > 1 and rng.random() < 0.3 and len(found) < count:
+                found.append(env.unwrapped.clone())
+            env.step(rules.act(env, name))
+    return found
+
+
+def milliseconds_per_decision(game: str, spec: str, tables: list) -> float:
+    name, kwargs = agents.parse_agent_spec(spec)
+    agent = agents.make(name, game, seed=1, **kwargs)
+    agent.act(tables[0], tables[0].agent_selection)  # compile / warm up
+    start = time.process_time()
+    for table in tables:
+        agent.act(table, table.agent_selection)
+    return 1000.0 * (time.process_time() - start) / len(tables)
+
+
+def run(args: Args) -> dict:
+    result = {}
+    for game in args.games:
+        tables = positions(game, args.positions)
+        row = {"legal_actions_mean": round(float(np.mean([len(t.legal_actions()) for t in tables])), 2)}
+        for spec in args.agents:
+            row[spec] = round(milliseconds_per_decision(game, spec, tables), 2)
+        result[game] = row
+    return result
+
+
+if __name__ == "__main__":
+    import tyro
+
+    arguments = tyro.cli(Args)
+    measured = run(arguments)
+    text = json.dumps(measured, indent=1)
+    print(text)
+    if arguments.json:
+        with open(arguments.json, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
