@@ -193,8 +193,6 @@ import numpy as np
 
 from trick_core.aec import (
     ADVANCE_SIGNATURE,
-    FLOAT32,
-    INT8,
     OBSERVATION_TYPES,
     OBSERVE_SIGNATURE,
     CompiledKernel,
@@ -377,25 +375,10 @@ class KnuffelnEnv(TrickTakingEnv):
         return self._hand_settlement()
 
     def _fill_observation(self, seat: int, out: np.ndarray) -> None:
-        kernel.observe(self._state, seat, self._obs_type_code, out[: self._kernel_obs_size])
+        self._kernel_observe(self._state, seat, self._obs_type_code, out[: self._kernel_obs_size])
         if self._match:
             team = seat % 2
             out[self._kernel_obs_size:] = (self._ladder[team], self._ladder[1 - team], self._hands_played)
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        # The base class's observe with the kernel call inlined (about 0.2 us less per call), through
-        # the compiled entry point: safe here, as both arrays are the env's own (``_fill_observation``,
-        # which may be handed any array, keeps numba's type-checking dispatcher). Match play adds the
-        # ladder features: the base class's path.
-        if self._match:
-            return super().observe(agent)
-        observation = np.empty(self.obs_size, FLOAT32)
-        self._kernel_observe(self._state, self.agent_name_mapping[agent], self._obs_type_code, observation)
-        if agent == self.agent_selection and not self.terminations[agent]:
-            mask = self._action_mask.copy()
-        else:
-            mask = np.zeros(self.num_actions, INT8)
-        return {"observation": observation, "action_mask": mask}
 
     # ------------------------------------------------------------ match play (ladder scoring)
 

@@ -1,8 +1,9 @@
 """The AEC fast paths of ``trick_core.aec`` keep PettingZoo's semantics.
 
 ``TrickTakingEnv`` rewrites ``last``, ``agent_iter`` and ``_was_dead_step`` without PettingZoo's per-call
-overhead, calls kernels through ``CompiledKernel`` (numba's compiled entry point, no type dispatch) and
-inlines the kernel call in ``observe``. These tests compare each fast path with the code it replaces.
+overhead and calls kernels (``advance``, and ``observe`` from ``_fill_observation``) through
+``CompiledKernel`` (numba's compiled entry point, no type dispatch). These tests compare each fast path
+with the code it replaces.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ backed by its compiled kernel:
 | ``_apply(action)`` | apply a legal action |
 | ``_advance(action)`` | optional: apply, refill ``self._action_mask``, return the next seat (one kernel call) |
 | ``_settlement()`` | units per seat once the hand is over (zero-sum; all zeros when thrown in) |
-| ``_fill_observation(seat, out)`` | that seat's observation vector (every entry: ``out`` starts uninitialised) |
+| ``_fill_observation(seat, out)`` | that seat's observation into ``out`` (fresh float32, uninitialised: write all) |
 | ``_render_text()`` | the table as text |
 
 Subclasses also set ``game_name``, ``deck``, ``action_names`` (index = action) and call
@@ -25,7 +25,8 @@ Subclasses also set ``game_name``, ``deck``, ``action_names`` (index = action) a
 
 Speed: a step of the AEC loop costs a few microseconds, so the per-step path is kept lean. ``step``
 handles the common case (the hand goes on) inline and calls ``_after_action`` only when the hand is over;
-``observe`` allocates with prebuilt dtypes (subclasses may override it to call the kernel directly);
+``observe`` allocates with prebuilt dtypes and hands ``_fill_observation`` only its own fresh float32 array
+(so the envs may call the kernel's compiled entry point there);
 ``last``, ``agent_iter`` and ``_was_dead_step`` are PettingZoo's, rewritten without their per-call
 overhead (same semantics); and kernels are called through ``CompiledKernel``, which skips numba's
 per-call type dispatch (0.15-0.4 us a call).
