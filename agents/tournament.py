@@ -4,7 +4,7 @@ game, with leaderboards.
 ``python -m agents.tournament`` plays, for each of Knüffeln, Bavarian Schafkopf, Palatinate Schafkopf and
 Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every deal at every seating,
 95% intervals over deals) and prints each game's leaderboard, then one table of all games. Defaults
-are sized to finish in about four minutes on two cores (``DEFAULT_HANDS``); ``--hands`` and ``--pimc``
+are sized to finish in two to three minutes on two cores (``DEFAULT_HANDS``); ``--hands`` and ``--pimc``
 trade time for precision.
 A game whose rule-based agent (``agents/rules_<game>.py``) does not exist yet is played without it, with
 a note.
