@@ -116,7 +116,8 @@ class KnuffelnPIMCAgent(HeuristicPIMCAgent):
                 continue
             if action == K.ACTION_ACCEPT:
                 weights = np.where(column > 0, self.turn_likelihood, 1.0)
-                values[i] = float(np.sum(weights * column) / np.sum(weights))
+                total = float(np.sum(weights))  # 0 only with turn_likelihood 0 and no world the turner wins
+                values[i] = float(np.sum(weights * column)) / total if total > 0 else float(np.mean(column))
             else:
                 values[i] = float(np.mean(column))
         return int(candidates[int(np.argmax(values))])

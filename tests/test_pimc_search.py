@@ -132,6 +132,9 @@ def test_answer_weighs_the_turners_winning_worlds_more():
     # a turner is assumed 4x likelier to turn when it wins: accept is worth (0.25*4 - 4)/1.25 = -2.4 < -2
     wary = KnuffelnPIMCAgent(turn_likelihood=0.25)
     assert wary._answer(candidates, outcomes) == K.ACTION_FLEE
+    # turn_likelihood 0 and every world won after accepting: no weight left, the plain mean decides
+    certain = np.array([[4.0, -2.0], [4.0, -2.0]])
+    assert KnuffelnPIMCAgent(turn_likelihood=0.0)._answer(candidates, certain) == K.ACTION_ACCEPT
 
 
 def test_options_are_checked():
