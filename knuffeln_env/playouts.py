@@ -9,8 +9,7 @@ rather than uniformly at random.
   play is uniformly random (face up; a face-down lead is never chosen) with probability ``epsilon``,
   otherwise the heuristic below.
 - ``heuristic_action(state, rng, epsilon)``: the action the playout policy takes in ``state``.
-- ``heuristic_playout_values(state, actions, playouts, rng, epsilon, out)``: the kernel's
-  ``playout_values`` with heuristic playouts (summed settlements per candidate action in ``out``).
+- ``agents.search.search_outcomes`` scores candidate actions with these playouts.
 
 **Card play.** A card's strength is its attack, then its defence, then its rank in an unchosen suit
 (``card_strength``; a chosen 7, unbeatable when led, ranks between the chosen Jack and Ace). Winning is
@@ -232,20 +231,3 @@ def heuristic_playout(state, rng, epsilon):
     """Play the Knüffeln hand in ``state`` to its end in place (module docstring)."""
     while state[kk.S_CURRENT] >= 0:
         kk.apply_action(state, _decision(state, rng, epsilon))
-
-
-@njit
-def heuristic_playout_values(state, actions, playouts, rng, epsilon, out):
-    """``knuffeln_env.kernel.playout_values`` with heuristic instead of random playouts."""
-    work = np.empty_like(state)
-    seats = state[kk.S_PLAYERS]
-    units = np.zeros(seats, dtype=np.float64)
-    for i in range(actions.shape[0]):
-        for _ in range(playouts):
-            for k in range(state.shape[0]):
-                work[k] = state[k]
-            kk.apply_action(work, actions[i])
-            heuristic_playout(work, rng, epsilon)
-            kk.settlement(work, units)
-            for s in range(seats):
-                out[i, s] += units[s]

@@ -12,13 +12,11 @@ Per game (``bavarian``, ``palatinate``, ``asserufen``):
   ``apply_action``. A card play is uniformly random with probability ``epsilon``, otherwise chosen by
   the heuristic below. Decisions other than card play always take the conservative default (random
   bids, doubles or Tout contracts inside a playout would swamp the values with noise).
-- ``<game>_heuristic_playout_values(state, actions, playouts, rng, epsilon, out)``: the meaning of the
-  kernels' ``playout_values``: for each candidate ``actions[i]``, ``playouts`` times copy the state, apply
-  it, play heuristically to the end, and add the settlement into ``out[i, :]``.
 
 - ``<game>_heuristic_action(state, rng, epsilon)``: the action the playout policy takes in ``state``.
 
-``HEURISTIC_ACTION``, ``HEURISTIC_PLAYOUT`` and ``HEURISTIC_PLAYOUT_VALUES`` map a game name to these.
+``HEURISTIC_ACTION`` and ``HEURISTIC_PLAYOUT`` map a game name to these; the search that scores actions
+with these playouts is ``agents.search.search_outcomes``.
 
 **Card play** (the same for the three games; ``_choose_card``). Cost of a card: its points and, for a
 trump, its rank (a trump is worth more than any plain card).
@@ -517,24 +515,6 @@ def _bavarian_playout_with(state, rng, epsilon, mask, scratch):
         bk.apply_action(state, _bavarian_step(state, mask, scratch, rng, epsilon))
 
 
-@njit
-def bavarian_heuristic_playout_values(state, actions, playouts, rng, epsilon, out):
-    """``bavarian_kernel.playout_values`` with heuristic instead of random playouts."""
-    work = np.empty_like(state)
-    mask = np.zeros(bk.NUM_ACTIONS, dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    units = np.zeros(bk.NUM_SEATS, dtype=np.float64)
-    for i in range(actions.shape[0]):
-        for _ in range(playouts):
-            for k in range(state.shape[0]):
-                work[k] = state[k]
-            bk.apply_action(work, actions[i])
-            _bavarian_playout_with(work, rng, epsilon, mask, scratch)
-            bk.settlement(work, units)
-            for s in range(bk.NUM_SEATS):
-                out[i, s] += units[s]
-
-
 # ============================================================================ Palatinate
 
 
@@ -658,26 +638,6 @@ def _palatinate_playout_with(state, rng, epsilon, mask, scratch):
         pk.apply_action(state, _palatinate_step(state, mask, scratch, rng, epsilon))
 
 
-@njit
-def palatinate_heuristic_playout_values(state, actions, playouts, rng, epsilon, out):
-    """``palatinate_kernel.playout_values`` with heuristic instead of random playouts."""
-    work = np.empty_like(state)
-    mask = np.zeros(pk.NUM_ACTIONS, dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    seats = state[pk.S_PLAYERS]
-    units = np.zeros(seats, dtype=np.float64)
-    for i in range(actions.shape[0]):
-        for _ in range(playouts):
-            for k in range(state.shape[0]):
-                work[k] = state[k]
-            pk.apply_action(work, actions[i])
-            _palatinate_playout_with(work, rng, epsilon, mask, scratch)
-            units[:] = 0.0
-            pk.settlement(work, units)
-            for s in range(seats):
-                out[i, s] += units[s]
-
-
 # ============================================================================ Asserufen
 
 
@@ -783,24 +743,6 @@ def _asserufen_playout_with(state, rng, epsilon, mask, scratch):
         ak.apply_action(state, _asserufen_step(state, mask, scratch, rng, epsilon))
 
 
-@njit
-def asserufen_heuristic_playout_values(state, actions, playouts, rng, epsilon, out):
-    """``asserufen_kernel.playout_values`` with heuristic instead of random playouts."""
-    work = np.empty_like(state)
-    mask = np.zeros(ak.NUM_ACTIONS, dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    units = np.zeros(ak.NUM_SEATS, dtype=np.float64)
-    for i in range(actions.shape[0]):
-        for _ in range(playouts):
-            for k in range(state.shape[0]):
-                work[k] = state[k]
-            ak.apply_action(work, actions[i])
-            _asserufen_playout_with(work, rng, epsilon, mask, scratch)
-            ak.settlement(work, units)
-            for s in range(ak.NUM_SEATS):
-                out[i, s] += units[s]
-
-
 HEURISTIC_ACTION = {
     "bavarian": bavarian_heuristic_action,
     "palatinate": palatinate_heuristic_action,
@@ -810,9 +752,4 @@ HEURISTIC_PLAYOUT = {
     "bavarian": bavarian_heuristic_playout,
     "palatinate": palatinate_heuristic_playout,
     "asserufen": asserufen_heuristic_playout,
-}
-HEURISTIC_PLAYOUT_VALUES = {
-    "bavarian": bavarian_heuristic_playout_values,
-    "palatinate": palatinate_heuristic_playout_values,
-    "asserufen": asserufen_heuristic_playout_values,
 }

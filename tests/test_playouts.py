@@ -3,7 +3,8 @@
 
 For every game and variant, from many states reached by random play: the playout policy only ever takes
 legal actions and reaches the end of the hand; the compiled playout is exactly the policy stepped by hand;
-results are reproducible from the rng; values have the kernels' ``playout_values`` shape and are zero-sum.
+results are reproducible from the rng; the search over them (``agents.search``) leaves the state alone
+and every playout settles zero-sum.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 
 from agents import make
 from agents.games import VARIANTS, kernel_module, make_env, variant_id
+from agents.search import GAME_CODES, HEURISTIC_PLAYOUTS, search_outcomes
 from knuffeln_env import playouts as knuffeln_playouts
 from schafkopf_env import playouts as schafkopf_playouts
 from trick_core.jit import make_rng
@@ -21,15 +23,10 @@ STATES_PER_VARIANT = 120
 
 
 def _policy(game: str):
-    """(heuristic_action, heuristic_playout, heuristic_playout_values) of a game."""
+    """(heuristic_action, heuristic_playout) of a game."""
     if game == "knuffeln":
-        p = knuffeln_playouts
-        return p.heuristic_action, p.heuristic_playout, p.heuristic_playout_values
-    return (
-        schafkopf_playouts.HEURISTIC_ACTION[game],
-        schafkopf_playouts.HEURISTIC_PLAYOUT[game],
-        schafkopf_playouts.HEURISTIC_PLAYOUT_VALUES[game],
-    )
+        return knuffeln_playouts.heuristic_action, knuffeln_playouts.heuristic_playout
+    return schafkopf_playouts.HEURISTIC_ACTION[game], schafkopf_playouts.HEURISTIC_PLAYOUT[game]
 
 
 def _params(game: str, config: dict):
@@ -77,7 +74,7 @@ def _random_states(game: str, config: dict, count: int, seed: int):
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
 def test_policy_is_legal_reaches_the_end_and_matches_the_compiled_playout(game, config):
     kernel = kernel_module(game)
-    action_of, playout, _ = _policy(game)
+    action_of, playout = _policy(game)
     states, params = _random_states(game, config, STATES_PER_VARIANT, seed=11)
     mask = np.zeros(_num_actions(kernel, params), dtype=np.int8)
     for index, start in enumerate(states):
@@ -99,52 +96,38 @@ def test_policy_is_legal_reaches_the_end_and_matches_the_compiled_playout(game, 
 
 
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
-def test_values_shape_zero_sum_and_determinism(game, config):
+def test_search_with_heuristic_playouts_zero_sum_and_determinism(game, config):
+    """The search (``agents.search``) scores actions with these playouts: it leaves the state alone, is
+    reproducible from its rng, every playout ends in a zero-sum settlement, and with epsilon 0 (a
+    deterministic policy) every playout of an action in one sampled world settles the same."""
     kernel = kernel_module(game)
-    _, _, values_of = _policy(game)
+    _, playout = _policy(game)
     states, params = _random_states(game, config, 12, seed=23)
     seats = _num_seats(game, params)
     mask = np.zeros(_num_actions(kernel, params), dtype=np.int8)
+    units = np.zeros(seats)
     for index, state in enumerate(states):
         kernel.legal_action_mask(state, mask)
         actions = np.flatnonzero(mask).astype(np.int64)
+        seat = kernel.current_seat(state)
         before = state.copy()
-        out = np.zeros((actions.size, seats))
-        values_of(state, actions, 6, make_rng(index), 0.3, out)
+        out = np.empty((4, actions.size, 6))
+        search_outcomes(GAME_CODES[game], state, seat, actions, 4, 6, make_rng(index), HEURISTIC_PLAYOUTS, 0.3, out)
         np.testing.assert_array_equal(state, before)  # the state itself is not touched
-        np.testing.assert_allclose(out.sum(axis=1), 0.0, atol=1e-9)
-        again = np.zeros((actions.size, seats))
-        values_of(state, actions, 6, make_rng(index), 0.3, again)
+        assert not np.isnan(out).any()
+        again = np.empty_like(out)
+        search_outcomes(GAME_CODES[game], state, seat, actions, 4, 6, make_rng(index), HEURISTIC_PLAYOUTS, 0.3, again)
         np.testing.assert_array_equal(out, again)
-        # epsilon 0: the policy is deterministic, so every playout of an action gives the same settlement
-        single = np.zeros((actions.size, seats))
-        values_of(state, actions, 1, make_rng(index), 0.0, single)
-        repeated = np.zeros((actions.size, seats))
-        values_of(state, actions, 3, make_rng(index + 99), 0.0, repeated)
-        np.testing.assert_allclose(repeated, 3 * single)
-
-
-def test_values_match_single_playouts_summed():
-    """``playout_values`` = for each action, copy, apply, play out, add the settlement."""
-    kernel = kernel_module("bavarian")
-    states, _ = _random_states("bavarian", {}, 5, seed=5)
-    mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.int8)
-    units = np.zeros(4)
-    for state in states:
-        kernel.legal_action_mask(state, mask)
-        actions = np.flatnonzero(mask).astype(np.int64)
-        out = np.zeros((actions.size, 4))
-        schafkopf_playouts.bavarian_heuristic_playout_values(state, actions, 3, make_rng(7), 0.25, out)
-        rng = make_rng(7)
-        expected = np.zeros_like(out)
-        for i, action in enumerate(actions):
-            for _ in range(3):
-                work = state.copy()
-                kernel.apply_action(work, int(action))
-                schafkopf_playouts.bavarian_heuristic_playout(work, rng, 0.25)
-                kernel.settlement(work, units)
-                expected[i] += units
-        np.testing.assert_allclose(out, expected)
+        fixed = np.empty((4, actions.size, 3))
+        search_outcomes(GAME_CODES[game], state, seat, actions, 4, 3, make_rng(index), HEURISTIC_PLAYOUTS, 0.0, fixed)
+        np.testing.assert_array_equal(fixed, np.repeat(fixed[:, :, :1], 3, axis=2))
+        for action in actions:
+            work = state.copy()
+            kernel.apply_action(work, int(action))
+            playout(work, make_rng(index), 0.3)
+            units[:] = 0.0
+            kernel.settlement(work, units)
+            np.testing.assert_allclose(units.sum(), 0.0, atol=1e-9)
 
 
 def _bavarian_trick_state(hands, leader_cards):
