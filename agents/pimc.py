@@ -29,11 +29,12 @@ import time
 
 import numpy as np
 
-from trick_core.jit import make_rng
+from trick_core import drivers
+from trick_core.bits import make_rng
 
 from .base import Agent, legal_actions, positive_int, seat_of
 from .games import kernel_module
-from .search import GAME_CODES, RANDOM_PLAYOUTS, search_outcomes
+from .search import RANDOM_PLAYOUTS, search_function
 
 DEFAULT_SAMPLES = 10
 DEFAULT_PLAYOUTS_PER_SAMPLE = 100
@@ -90,9 +91,9 @@ class PIMCAgent(Agent):
         world = env.unwrapped.resample_from_infostate(agent, self.rng)
         outcomes = np.empty((samples, actions.size, self.playouts_per_sample), dtype=np.float64)
         rng = make_rng(int(self.rng.integers(2**63)))
-        search_outcomes(GAME_CODES[self.game], world.kernel_state(), seat_of(env, agent),
-                        np.ascontiguousarray(actions, dtype=np.int64), samples, self.playouts_per_sample, rng,
-                        self.playout_policy, self.epsilon, outcomes)
+        search = search_function(self.game, self.playout_policy)
+        search(world.kernel_state(), seat_of(env, agent), np.ascontiguousarray(actions, dtype=np.int64), samples,
+               self.playouts_per_sample, rng, self.epsilon, outcomes)
         self.inconsistent_worlds += int(np.isnan(outcomes).any(axis=(1, 2)).sum())
         self.searches += 1
         self.search_seconds += time.perf_counter() - start
@@ -209,6 +210,7 @@ class NestedPIMCAgent(PIMCAgent):
         start = time.perf_counter()
         if self._kernel is None:
             self._kernel = kernel_module(self.game)
+            self._drivers = drivers.compiled(self._kernel)
         seat = seat_of(env, agent)
         rng = make_rng(int(self.rng.integers(2**63)))
         totals = np.zeros(actions.size, dtype=np.float64)
@@ -233,14 +235,14 @@ class NestedPIMCAgent(PIMCAgent):
     def _simulate_hand(self, state, action, seat, num_seats, talk, rng) -> float:
         kernel = self._kernel
         mask = np.zeros(talk.size, dtype=np.int8)
-        current = kernel.advance(state, action, mask)
+        current = self._drivers.advance(state, action, mask)
         while current >= 0:
             legal = np.flatnonzero(mask)
             if legal.size > 1:
                 choice = self._light_choice(state, current, legal, num_seats, talk, rng)
             else:
                 choice = int(legal[0])
-            current = kernel.advance(state, choice, mask)
+            current = self._drivers.advance(state, choice, mask)
         units = np.zeros(num_seats, dtype=np.float64)
         kernel.settlement(state, units)
         return float(units[seat])
@@ -255,12 +257,12 @@ class NestedPIMCAgent(PIMCAgent):
         sample_mask = np.zeros(talk.size, dtype=np.int8)
         evaluated = False
         for _ in range(self.inner_samples):
-            if not kernel.resample_hidden(state, seat, rng, sample):
+            if not self._drivers.resample_hidden(state, seat, rng, sample):
                 continue
             kernel.legal_action_mask(sample, sample_mask)
             if not sample_mask[legal].all():
                 continue  # an inconsistent sample (an env bug); skip it rather than play an illegal move
-            kernel.playout_values(sample, legal, self.inner_playouts, rng, values)
+            self._drivers.playout_values(sample, legal, self.inner_playouts, rng, values)
             evaluated = True
         if not evaluated:
             return int(legal[0])

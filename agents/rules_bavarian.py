@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from schafkopf_env import bavarian_kernel as K
+from schafkopf_env.bavarian import kernel as K
 from trick_core.cards import GERMAN_32
 
 from .rules_schafkopf_common import (

@@ -1,7 +1,7 @@
 """The judgement the three rule-based Schafkopf players share (Bavarian, Palatinate, Asserufen).
 
 Both 32-card packs share one layout (``trick_core.cards``): card ``suit * 8 + rank``, ranks
-``A 10 K O/Q U/J 9 8 7``, and a hand is an int bit mask. The trump tables of ``schafkopf_env.common``
+``A 10 K O/Q U/J 9 8 7``, and a hand is an int bit mask. The trump tables of ``schafkopf_env.trumps``
 (trump kinds 0..3: Obers, Unters, then that suit; 4: Wenz) serve all three games, so the card play and the
 hand evaluation live here once; each game module only decodes its own observation into a ``PlayView``
 and decides its own bidding.
@@ -47,7 +47,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from schafkopf_env.common import (
+from schafkopf_env.trumps import (
     CARD_POINTS,
     EFFECTIVE_SUIT,
     EFFECTIVE_SUIT_MASK,

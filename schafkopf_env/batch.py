@@ -67,17 +67,13 @@ only the first use of a game compiles (seconds); later processes load the machin
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer
+from trick_core.registry import GAMES as REGISTRY
 
-GAMES = {
-    "bavarian": ("schafkopf_env.bavarian_v0", "schafkopf_env.bavarian_kernel"),
-    "palatinate": ("schafkopf_env.palatinate_v0", "schafkopf_env.palatinate_kernel"),
-    "asserufen": ("schafkopf_env.asserufen_v0", "schafkopf_env.asserufen_kernel"),
-}
+GAMES = tuple(name for name, spec in REGISTRY.items() if spec.batch_module_name == __name__)
+"""The games this module batches (those whose registry record names it)."""
 ENV_ONLY_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
 """AEC env options that make no sense for a batch (no rendering, illegal actions always raise)."""
 
@@ -87,8 +83,8 @@ __all__ = ["GAMES", "BatchEnv", "BatchStep", "play_random_hands", "random_hand_p
 def _game_modules(game: str):
     if game not in GAMES:
         raise ValueError(f"unknown Schafkopf game {game!r}; choose from {sorted(GAMES)}")
-    env_module, kernel_module = GAMES[game]
-    return importlib.import_module(env_module), importlib.import_module(kernel_module)
+    spec = REGISTRY[game]
+    return spec.env_module(), spec.kernel()
 
 
 def _rules_env(game: str, config: dict, observation_type: str = "observation"):

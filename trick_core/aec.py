@@ -197,6 +197,18 @@ class TrickTakingEnv(AECEnv):
         stripped = text.strip()
         return stripped.upper() if self.deck is not None and self.deck.is_card(stripped) else stripped.lower()
 
+    def _seat_of(self, agent) -> int:
+        """The seat of an agent name; ``ValueError`` naming the agents for anything else."""
+        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(f"{self.game_name}: unknown agent {agent!r}; agents are {self.possible_agents}")
+        return seat
+
+    def _require_reset(self, what: str) -> None:
+        """``RuntimeError`` telling to call ``reset`` first when no hand has been dealt yet."""
+        if not self._started:
+            raise RuntimeError(f"{self.game_name}: call reset() before {what}()")
+
     def legal_actions(self) -> list[int]:
         """Legal action indices of the agent to act (empty once the hand is over)."""
         if not self._started or self._current_seat() < 0:
