@@ -42,11 +42,30 @@ def free_port(host: str) -> int:
         return probe.getsockname()[1]
 
 
+def check_bots(names: tuple[str, ...]) -> None:
+    """Every extra bot must be an agent of at least one game (a typo fails here, not at the table)."""
+    import agents
+
+    from .catalog import GAMES
+
+    for name in names:
+        problems = []
+        for game in GAMES:
+            try:
+                agents.make(name, game)
+                break
+            except Exception as err:  # a plug-in may fail in any way; report it
+                problems.append(f"{game}: {err}")
+        else:
+            raise SystemExit(f"--bots {name!r} makes no agent: " + "; ".join(problems))
+
+
 def main(args: Args) -> None:
     import uvicorn
 
     from .server import LOOPBACK_HOSTS, AppSettings, create_app
 
+    check_bots(args.bots)
     port = args.port or free_port(args.host)
     loopback = args.host in LOOPBACK_HOSTS
     settings = AppSettings(
@@ -57,7 +76,10 @@ def main(args: Args) -> None:
         allowed_hosts=LOOPBACK_HOSTS if loopback else ("*",),
         **({"rules_dir": args.rules_dir} if args.rules_dir is not None else {}),
     )
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except (OSError, ValueError) as err:
+        raise SystemExit(str(err)) from None
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     address = f"http://{shown_host}:{port}/"
     print(f"The table: {address}   (replay viewer: {address}replay; stop with Ctrl+C)", flush=True)

@@ -88,7 +88,10 @@ def create_app(settings: AppSettings | None = None) -> FastAPI:
     store = SessionStore(table_settings, executor, max_sessions=settings.max_sessions)
     replays = ReplayStore()
     for path in settings.record_files:
-        replays.add(path.name, parse_records(path.read_text(encoding="utf-8")))
+        try:
+            replays.add(path.name, parse_records(path.read_text(encoding="utf-8")))
+        except PlayError as err:
+            raise ValueError(f"record file {path}: {err.message}") from None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):

@@ -7,12 +7,12 @@ import json
 import subprocess
 import sys
 import time
+import urllib.request
 
 import numpy as np
 import pytest
 
 pytest.importorskip("fastapi", reason="the play group is not installed: pip install -e '.[play]'")
-pytest.importorskip("httpx", reason="the play group is not installed: pip install -e '.[play]'")
 
 from fastapi.testclient import TestClient  # noqa: E402
 from play_helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
@@ -355,15 +355,36 @@ def test_python_m_play_prints_its_address():
         line = process.stdout.readline()
         assert line.startswith("The table: http://127.0.0.1:"), line
         address = line.split()[2]
-        import httpx
-
-        for _ in range(100):
+        for _ in range(200):
             try:
-                response = httpx.get(address + "api/catalog", timeout=2)
+                with urllib.request.urlopen(address + "api/catalog", timeout=2) as response:
+                    catalog = json.load(response)
                 break
-            except httpx.TransportError:
+            except OSError:
                 time.sleep(0.1)
-        assert response.status_code == 200 and "bots" in response.json()
+        assert "bots" in catalog and [g["name"] for g in catalog["games"]] == ["bavarian", "palatinate",
+                                                                             "asserufen", "knuffeln"]
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_python_m_play_refuses_bad_options_plainly(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{bad\n")
+    for options, words in ((["--records", str(bad)], "line 1 is not JSON"), (["--bots", "nosuch:thing"], "nosuch")):
+        done = subprocess.run([sys.executable, "-m", "play", "--port", "0", *options],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode != 0 and words in done.stderr, done.stderr
+
+
+def test_record_files_named_at_start_are_listed(tmp_path):
+    path = tmp_path / "arena.jsonl"
+    path.write_text(arena_records(tmp_path))
+    app = create_app(AppSettings(bot_delay=0.0, record_files=(path,)))
+    with TestClient(app, base_url="http://127.0.0.1") as local:
+        listed = local.get("/api/replays").json()["replays"]
+        assert [(item["name"], item["count"]) for item in listed] == [("arena.jsonl", 2)]
+        query = {"record": 1, "step": 3, "viewer": "player_2"}
+        frame = local.get(f"/api/replays/{listed[0]['id']}/frame", params=query)
+        assert frame.status_code == 200 and frame.json()["viewer"] == "player_2"

@@ -172,7 +172,8 @@ def knuffeln_piles(ctx: ViewContext) -> list[dict]:
             known.update(observed_cards(ctx, block))
         visible = [card for card in stock if card in known]
         shown = visible + [HIDDEN_CARD] * (len(stock) - len(visible))
-    piles.append({"label": f"Stock ({len(stock)} cards)", "cards": shown})
+    if stock:
+        piles.append({"label": f"Stock ({len(stock)} cards)", "cards": shown})
     if st["out_of_play"]:
         piles.append({"label": "Out of play (given for Oles)", "cards": list(st["out_of_play"])})
     return piles

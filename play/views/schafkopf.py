@@ -281,11 +281,12 @@ def palatinate_settlement(ctx: ViewContext) -> dict:
         lines.append("The opponents gave up (schenken) and the declarer accepted: won without schneider.")
     elif st["schenken_answer"] == "refuse":
         lines.append("The declarer refused the schenken and had to make the opponents schneider.")
-    lines.append(f"Value: {value_formula(parts, du_factor == 2, st['doublings'])} = {value}.")
+    lines.append(value_formula(parts, du_factor == 2, st["doublings"], value))
     others = [agent for agent in ctx.agents if agent != declarer]
     lines.append(f"{declarer} {'receives' if won else 'pays'} {value} {'from' if won else 'to'} each of the "
                  f"other {len(others)} players: {signed(settlement[declarer])} in all.")
-    return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines}
+    return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
+            "parts": parts, "factor": multiplier}
 
 
 def palatinate_schwarz(schenken_answer: str | None, contract: str, won: bool, declarer_tricks: int,
@@ -381,18 +382,18 @@ def asserufen_settlement(ctx: ViewContext) -> dict:
     ]
     if score["hoch"]:
         parts.append(("hoch", score["hoch"]))
-    formula = value_formula(parts, score["du_factor"] > 1, score["doublings"])
     lines = [f"{CONTRACT_NAMES[contract]} of {declarer}: the declarer's side ({side}) took "
              f"{score['declarer_side_points']} card points in {score['declarer_side_tricks']} tricks: "
              f"{'won' if won else 'lost'}.",
-             f"Value: {formula} = {value}."]
+             value_formula(parts, score["du_factor"] > 1, score["doublings"], value)]
     if contract == "ace_call":
         lines.append(f"Declarer and partner each {'receive' if won else 'pay'} {value}; "
                      f"each opponent {'pays' if won else 'receives'} {value}.")
     else:
         lines.append(f"The declarer {'receives' if won else 'pays'} {3 * value} (3 × {value}); "
                      f"each opponent {'pays' if won else 'receives'} {value}.")
-    return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines}
+    return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
+            "parts": parts, "factor": score["du_factor"] * 2 ** score["doublings"]}
 
 
 # ---------------------------------------------------------------------------------------------- shared
@@ -408,14 +409,17 @@ def add_tricks(view: dict, st: dict) -> None:
     view["trick"] = current_trick(st)
 
 
-def value_formula(parts: list[tuple[str, int]], du: bool, doublings: int) -> str:
-    """``"game 1 + hearts 1 + hoch 3 = 5, × 2 (Du), × 4 (2 doublings)"``: the Palatinate value table."""
+def value_formula(parts: list[tuple[str, int]], du: bool, doublings: int, value: int) -> str:
+    """``"Value: game 1 + hearts 1 + hoch 3 = 5, × 2 (Du), × 4 (2 doublings) = 40."``: the Palatinate
+    value table (the same for Asserufen)."""
     formula = " + ".join(f"{name} {units}" for name, units in parts) + f" = {sum(units for _, units in parts)}"
     if du:
         formula += ", × 2 (Du)"
     if doublings:
         formula += f", × {2 ** doublings} ({doublings} doubling{'s' if doublings > 1 else ''})"
-    return formula
+    if du or doublings:
+        formula += f" = {value}"
+    return f"Value: {formula}."
 
 
 def add_doubling_facts(facts: list[list[str]], doublers: list[str]) -> None:
