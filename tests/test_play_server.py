@@ -388,3 +388,12 @@ def test_record_files_named_at_start_are_listed(tmp_path):
         query = {"record": 1, "step": 3, "viewer": "player_2"}
         frame = local.get(f"/api/replays/{listed[0]['id']}/frame", params=query)
         assert frame.status_code == 200 and frame.json()["viewer"] == "player_2"
+
+
+def test_latency_benchmark_prints_json(capsys):
+    from benchmarks.play_latency import Args, main
+
+    main(Args(bot="random", bot_delay=0.0, games=("bavarian",)))
+    result = json.loads(capsys.readouterr().out)
+    measured = result["games"]["bavarian"]
+    assert measured["moves"] > 0 and measured["view_build_ms"] > 0
