@@ -4,7 +4,7 @@ A *view* is the JSON the browser draws a table from. ``viewer`` is the seat it i
 for the replay viewer's "every hand visible" mode. For a seat, a view holds only what that seat may
 know under the rules (the env module docstrings' observation tables say what that is): its own cards,
 the public record of the hand, and nothing else. Each game module adds its own public facts and redacts
-the actions whose card only some seats see (``ViewContext.public_action``).
+the actions whose card only some seats see (the ``public_action`` function it gives ``log_entries``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ class ViewContext:
     state: dict
     viewer: str | None
     info: GameInfo = field(init=False)
-
     card_names: tuple[str, ...] = field(init=False)
     """Every card name of the pack in play, by card index."""
     cards: frozenset[str] = field(init=False)
@@ -47,6 +46,8 @@ class ViewContext:
         return self.viewer is None
 
     def is_viewer(self, agent: str | None) -> bool:
+        """Whether the view may show what only ``agent`` knows: ``agent`` is the viewer, or the view is
+        the replay viewer's full one."""
         return self.viewer is None or agent == self.viewer
 
     @property
