@@ -20,7 +20,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	@[ -x "$${PLAY_CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)}" ] || \
-		echo "NOTE: no chromium found: the browser tests of the table (tests/test_play_browser.py) will be SKIPPED"
+		echo "NOTE: no chromium found: the browser tests of the table (tests/play/test_browser.py) will be SKIPPED"
 	$(PY) -m pytest -n 2 tests
 
 # The table in a browser: play against the bots, or watch game records (python -m play --help).

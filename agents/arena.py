@@ -66,6 +66,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from trick_core.seat_view import SeatView
+
 from . import make, parse_agent_spec
 from .games import check_game, make_env, parse_config
 from .stats import mean_interval, paired_difference_interval, win_record
@@ -191,17 +193,19 @@ _TABLES: dict = {}
 
 
 def _table(match: MatchSpec):
+    """The env, the two agents and each seat's view of the table (what an agent is handed)."""
     key = (match.game, match.config_json, match.specs)
     if key not in _TABLES:
         env = make_env(match.game, **match.config)
         agents = [make(spec, match.game) for spec in match.specs]
-        _TABLES[key] = (env, agents)
+        views = {name: SeatView(env, name) for name in env.possible_agents}
+        _TABLES[key] = (env, agents, views)
     return _TABLES[key]
 
 
 def play_deal(match: MatchSpec, deal_index: int) -> DealResult:
     """Play deal ``deal_index`` of ``match`` once per seating."""
-    env, agents = _table(match)
+    env, agents, views = _table(match)
     seed = deal_seed(match.seed, deal_index)
     env.reset(seed=seed)
     deal = env.unwrapped.game_record()["deal"]
@@ -217,7 +221,7 @@ def play_deal(match: MatchSpec, deal_index: int) -> DealResult:
         for slot, agent in enumerate(agents):
             if callable(getattr(agent, "reset", None)):
                 agent.reset(agent_seed(match.seed, deal_index, seating_index, match.indices[slot]))
-        settlement = _play_hand(env, agents, seating, match.labels, result)
+        settlement = _play_hand(env, agents, views, seating, match.labels, result)
         for seat, slot in enumerate(seating):
             if slot is not PASSIVE:
                 result.units[slot] += settlement[seat]
@@ -232,7 +236,8 @@ def play_deal(match: MatchSpec, deal_index: int) -> DealResult:
     return result
 
 
-def _play_hand(env, agents, seating, labels, result: DealResult) -> list[float]:
+def _play_hand(env, agents, views, seating, labels, result: DealResult) -> list[float]:
+    """Play one hand; every agent acts on its seat's view of the table, never on the env itself."""
     base = env.unwrapped
     while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
         agent_name = env.agent_selection
@@ -241,7 +246,7 @@ def _play_hand(env, agents, seating, labels, result: DealResult) -> list[float]:
             raise RuntimeError(f"{base.game_name}: {agent_name} must act, but the seating gives it no agent")
         choice = len(base.legal_actions()) > 1
         start = time.perf_counter()
-        action = agents[slot].act(env, agent_name)
+        action = agents[slot].act(views[agent_name], agent_name)
         result.seconds[slot] += time.perf_counter() - start
         result.decisions[slot] += 1
         result.choices[slot] += choice

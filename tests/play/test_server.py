@@ -15,17 +15,17 @@ import pytest
 pytest.importorskip("fastapi", reason="the play group is not installed: pip install -e '.[play]'")
 
 from fastapi.testclient import TestClient  # noqa: E402
-from play_helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
 
 from agents.games import VARIANTS, variant_id  # noqa: E402
 from play.catalog import make_env  # noqa: E402
 from play.replay import replay_env  # noqa: E402
 from play.server import AppSettings, create_app  # noqa: E402
+from tests.play.helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
 
 
 @pytest.fixture
 def client():
-    plug_ins = ("play_helpers:BrokenAgent", "play_helpers:IllegalAgent")
+    plug_ins = ("tests.play.helpers:BrokenAgent", "tests.play.helpers:IllegalAgent")
     app = create_app(AppSettings(bot_delay=0.0, extra_bots=plug_ins))
     with TestClient(app, base_url="http://127.0.0.1") as test_client:
         yield test_client
@@ -245,7 +245,7 @@ def test_oldest_idle_table_makes_room():
         assert small.get(f"/api/sessions/{views[2]['session']}").status_code == 200
 
 
-@pytest.mark.parametrize("bot", ["play_helpers:BrokenAgent", "play_helpers:IllegalAgent"])
+@pytest.mark.parametrize("bot", ["tests.play.helpers:BrokenAgent", "tests.play.helpers:IllegalAgent"])
 def test_a_broken_bot_cannot_stop_the_table(client, bot):
     bots = {f"player_{k}": bot for k in (1, 2, 3)}
     responses = []

@@ -28,17 +28,17 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="playwright is not installed: the browser tests are skipped")
 
 import uvicorn  # noqa: E402
-from play_helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
 
 from agents.games import VARIANTS, variant_id  # noqa: E402
 from play.catalog import make_env  # noqa: E402
 from play.replay import replay_env  # noqa: E402
 from play.server import AppSettings, create_app  # noqa: E402
+from tests.play.helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
 
 CHROMIUM = os.environ.get("PLAY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCREENSHOTS = {
     ("bavarian", ()): DOCS / "play_schafkopf.png",
     ("knuffeln", (("talk", "lexicon"),)): DOCS / "play_knuffeln.png",
