@@ -5,11 +5,12 @@ thread pool the bots think in. Every change to a table happens under the session
 ``version``; browsers long-poll ``wait_for_change`` and then fetch ``view()``, the table as the human's
 seat may see it (``play.views``).
 
-Bots act in the background: when a bot is to act, a driver task gives it a *clone* of the env in a
-worker thread (so the live env is never read while it changes, and the page stays responsive), waits
-at least ``bot_delay`` seconds so that a person can follow, and applies the move if the table has not
-moved on meanwhile. A bot that raises or answers an illegal action is replaced for that move by a
-uniformly random legal action and the table says so (``notice``): a broken plug-in cannot stop a game.
+Bots act in the background: when a bot is to act, a driver task gives it its seat's view
+(``trick_core.seat_view.SeatView``: no other seat's cards) of a *clone* of the env in a worker thread (so the
+live env is never read while it changes, and the page stays responsive), waits at least ``bot_delay`` seconds
+so that a person can follow, and applies the move if the table has not moved on meanwhile. A bot that raises
+or answers an illegal action is replaced for that move by a uniformly random legal action and the table says
+so (``notice``): a broken plug-in cannot stop a game.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import agents
+from trick_core.seat_view import SeatView
 
 from .catalog import check_config, game_info, make_env
 from .views import table_view
@@ -185,7 +187,7 @@ class TableSession:
                 if agent is None or agent == self.human:
                     return
                 position = (self.hand_number, len(self.env.unwrapped.state()["history"]))
-                table = self.env.unwrapped.clone()
+                table = SeatView(self.env.unwrapped.clone(), agent)
                 self.thinking = agent
                 self._touch()
             started = loop.time()
