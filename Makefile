@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	# torch is pinned so that pip takes the CPU build that lies on this machine's disk.
+	# torch is pinned: an unpinned install may pull a multi-GB CUDA build where a CPU build is wanted.
 	$(PY) -m pip install --quiet torch==2.13.0
 	$(PY) -m pip install --quiet -e '.[dev,torch,play]'
 	touch $(STAMP)

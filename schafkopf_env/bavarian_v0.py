@@ -1,9 +1,11 @@
 """Bavarian Schafkopf (``schafkopf_env.bavarian_v0``)
 
 One episode is one hand of four-player Bavarian Schafkopf with the bidding of a "you against three"
-rule card (``shared/rules/bavarian_schafkopf.md``): one round of bids, the called ace or the trump suit,
-eight tricks, settlement in units. The rules run in the compiled kernel ``bavarian_kernel`` (one call
-per step); ``bavarian_reference`` is the plain-Python twin the kernel is tested against.
+rule card: one round of bids (Rufer < Wenz < Solo < Wenz Tout < Solo Tout < Sie), the called ace or the
+trump suit, eight tricks, settlement in units. **The rules** — every rule, every pinned interpretation and
+every decision the project took where the rules are silent (B1–B11) — are `docs/rules/bavarian_schafkopf.md`.
+They run in the compiled kernel ``schafkopf_env.bavarian.kernel`` (one call per step);
+``schafkopf_env.bavarian.reference`` is the plain-Python twin the kernel is tested against.
 
 ```python
 import numpy as np
@@ -24,56 +26,21 @@ for agent in env.agent_iter():
 | Observation space | `Dict(observation=Box(0, 1, (N,), float32), action_mask=Box(0, 1, (46,), int8))` |
 | N | 365 (`observation`), 1453 (`information_state`), 1581 (`perfect`) |
 | Rewards | the settlement in units at the end of the hand (zero-sum); 0 before |
-| Config | `render_mode` (`None`, `"ansi"`, `"human"`); `observation_type` (`"observation"`, |
-| | `"information_state"`, `"perfect"`); `illegal_action` (`"raise"`, `"terminate"`); others: `ValueError` |
+| Arguments | below; an unknown one raises `ValueError` |
 
-## Rules (summary)
+## Arguments
 
-32 German cards (`E G H S` × `A 10 K O U 9 8 7`; A 11, 10 10, K 4, O 3, U 2 points: 120), eight per
-seat. Forehand (the seat after the dealer) bids first and leads the first trick.
+- `observation_type` (default `"observation"`): `"observation"` (what the seat sees now),
+  `"information_state"` (plus perfect recall of its deal and every trick), `"perfect"` (plus every seat's
+  cards: for centralised critics).
+- `illegal_action` (default `"raise"`): `"raise"` (`IllegalActionError` naming the move and the legal
+  ones) or `"terminate"` (PettingZoo's `TerminateIllegalWrapper` convention).
+- `illegal_reward` (default `-1.0`): a finite number, the offender's reward under `"terminate"`.
+- `render_mode` (default `None`): `"ansi"` (`render()` returns the table as text) or `"human"` (prints it).
 
-**Bidding.** One round from forehand: each seat passes or bids a contract higher than the highest bid so
-far (a later seat must bid strictly higher). Ladder: Rufer < Wenz < Solo < Wenz Tout < Solo Tout < Sie.
-Four passes: the hand is thrown in, all rewards zero. A Rufer may only be bid with a legal call, a Solo
-or Solo Tout only with a plain card (not Ober or Unter) of some suit, a Sie only with all four Obers and
-all four Unters. The highest bidder then calls the ace (Rufer: `call:E|G|S`, an ace it does not hold,
-of a suit of which it holds a plain card) or names trump (Solo, Solo Tout: `trump:E|G|H|S`, a suit of
-which it holds a plain card).
+Bavarian Schafkopf as pinned has no rule options.
 
-**Contracts.** Rufer: trumps are the Obers, the Unters and hearts; the holder of the called ace is the
-declarer's secret partner. Wenz: only the Unters are trumps; Obers rank in their suits `A 10 K O 9 8 7`.
-Solo: Obers, Unters and the chosen suit; alone. Wenz Tout / Solo Tout: as Wenz / Solo, but all eight
-tricks must be won; the first lost trick ends the hand, lost. Sie: wins at once without play.
-
-**Play.** Trumps rank Obers, Unters (each `E > G > H > S`), then the trump suit `A 10 K 9 8 7`. Follow
-the effective suit if you can, otherwise play anything; no obligation to beat or trump. Highest trump
-wins, else the highest card of the suit led; the winner leads next. The called ace (Rufer): it must be
-played the first time its suit is led (even into a trumped trick); before that it may not be discarded
-unless it is the holder's last card; its holder leading the called suit must lead the ace, unless
-holding the ace and at least three other plain cards of the suit (running away). The restrictions end
-once the first trick led in the called suit is complete.
-
-**Scoring.** The declarer's side needs 61 card points. Rufer 1, Wenz and Solo 5 units; Schneider (91
-points, or the defenders 90) +1; Schwarz (all eight tricks to one side) +2 instead; Touts 10 without
-Schneider/Schwarz; Sie 20. Laufende (the consecutive top trumps held from `EO`, or `EU` in a Wenz, by
-either side at the start) add one unit each (two in a Tout, four in a Sie) from three in a Rufer, Solo or
-Solo Tout and from two in a Wenz or Wenz Tout. A Sie is 20 + 8 × 4 = 52. Rufer: each winner gains the
-value and each loser loses it; alone, the declarer gains or loses three times the value.
-
-## Actions
-
-| index | string | meaning |
-|---|---|---|
-| 0..31 | `EA` `E10` `EK` `EO` `EU` `E9` `E8` `E7` `GA` … `S7` | play that card (index = suit × 8 + rank) |
-| 32 | `pass` | pass in the bidding |
-| 33..38 | `rufer` `wenz` `solo` `wenz_tout` `solo_tout` `sie` | bid that contract |
-| 39..41 | `call:E` `call:G` `call:S` | call that ace (Rufer) |
-| 42..45 | `trump:E` `trump:G` `trump:H` `trump:S` | name that trump suit (Solo, Solo Tout) |
-
-`env.unwrapped.action_to_string(a)` / `string_to_action(s)` convert; `legal_action_strings()` lists the
-legal ones.
-
-## Observation
+## Observation space
 
 `observation["action_mask"]` marks the legal actions of the agent to act (all zeros for the others).
 `observation["observation"]` holds all and only what the seat may know. Seats in it are **relative**:
@@ -114,6 +81,19 @@ legal ones.
 |---|---|---|
 | 1453 | 128 | cards every seat holds: relative seat × card |
 
+## Action space
+
+| index | string | meaning |
+|---|---|---|
+| 0..31 | `EA` `E10` `EK` `EO` `EU` `E9` `E8` `E7` `GA` … `S7` | play that card (index = suit × 8 + rank) |
+| 32 | `pass` | pass in the bidding |
+| 33..38 | `rufer` `wenz` `solo` `wenz_tout` `solo_tout` `sie` | bid that contract |
+| 39..41 | `call:E` `call:G` `call:S` | call that ace (Rufer) |
+| 42..45 | `trump:E` `trump:G` `trump:H` `trump:S` | name that trump suit (Solo, Solo Tout) |
+
+`env.unwrapped.action_to_string(a)` / `string_to_action(s)` convert; `legal_action_strings()` lists the
+legal ones.
+
 ## Rewards
 
 At the end of the hand each agent receives its settlement in units (the sum over the episode equals
@@ -132,20 +112,8 @@ unknown, duplicate or missing card or the wrong count. `game_record()` returns t
 `resample_from_infostate(agent, rng)`, `playout_values(actions, playouts, seed)`, `kernel_state()`,
 `clone()`.
 
-## Decisions where the rules are silent
-
-- A Sie ends the hand as soon as it is bid: no later seat could bid higher, so nobody acts again.
-- Wenz Tout counts Laufende from two, as a Wenz does ("their Touts" follow their base game); Solo Tout
-  from three. A Tout's Laufende count double, won or lost.
-- Solo Tout needs a plain card of the named trump suit, as a Solo does.
-- Running away is judged on the hand at the moment of the lead: the ace and at least three other plain
-  cards of the called suit.
-- The holder of the called ace is known to itself from the call, and to everyone once the ace is played
-  or once the first trick led in the called suit is complete (a holder who ran away is revealed then).
-- A Tout ends at the first trick the declarer loses; no card points are counted for it.
-- Schwarz counts tricks (one side takes all eight); Schneider counts card points (91, or 30 and fewer).
-- Laufende in a Rufer or Solo run through the whole trump order (Obers, Unters, then the trump suit).
-- Seats that can no longer bid higher still act in the bidding, with `pass` as their only legal action.
+Decisions where the rules are silent are listed, with their reasons, in
+`docs/rules/bavarian_schafkopf.md#decisions-where-the-rules-are-silent` (B1–B11).
 
 ## Version history
 

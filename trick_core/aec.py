@@ -183,7 +183,7 @@ class TrickTakingEnv(AECEnv):
     # ----------------------------------------------------------------- strings
 
     def action_to_string(self, action: int) -> str:
-        """The fixed string of an action index (``shared/API.md``)."""
+        """The fixed string of an action index (each env's docs page lists them)."""
         if not isinstance(action, (int, np.integer)) or not 0 <= int(action) < len(self.action_names):
             raise ValueError(f"{self.game_name}: action {action!r} is not in 0..{len(self.action_names) - 1}")
         return self.action_names[int(action)]

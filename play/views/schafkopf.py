@@ -95,7 +95,7 @@ def bavarian_facts(ctx: ViewContext, partner: str | None) -> list[list[str]]:
 
 
 def bavarian_settlement(ctx: ViewContext) -> dict:
-    """The hand's result and how it was reached (``shared/rules/bavarian_schafkopf.md`` section 5)."""
+    """The hand's result and how it was reached (``docs/rules/bavarian_schafkopf.md#5-scoring``)."""
     st = ctx.state
     settlement = settlement_by_agent(ctx, st["result"])
     contract = st["contract"]

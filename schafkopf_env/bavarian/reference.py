@@ -1,10 +1,10 @@
-"""Bavarian Schafkopf in plain Python: ``shared/rules/bavarian_schafkopf.md`` read as code.
+"""Bavarian Schafkopf in plain Python: ``docs/rules/bavarian_schafkopf.md`` read as code.
 
-This is the slow twin of ``bavarian_kernel``: cards are strings such as ``"EO"``, every rule is written
-out where the rules file states it, and nothing (tables, masks, layouts) is shared with the kernel, so
-that the tests comparing the two would catch a mistake in either. Actions are the strings fixed by
-``shared/API.md``: ``"pass" "rufer" "wenz" "solo" "wenz_tout" "solo_tout" "sie"``, ``"call:E"``,
-``"trump:H"``, and a bare card (``"EO"``) to play it.
+This is the slow twin of the kernel (``schafkopf_env.bavarian.kernel``): cards are strings such as ``"EO"``,
+every rule is written out where the rules page states it, and nothing (tables, masks, layouts) is shared
+with the kernel, so that the tests comparing the two would catch a mistake in either. Actions are the
+strings fixed by the public API: ``"pass" "rufer" "wenz" "solo" "wenz_tout" "solo_tout" "sie"``,
+``"call:E"``, ``"trump:H"``, and a bare card (``"EO"``) to play it.
 
     game = BavarianGame(hands=[[...8 cards...], ...], dealer=3)
     while not game.is_over():

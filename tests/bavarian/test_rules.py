@@ -1,4 +1,4 @@
-"""Table-driven tests of every rule and pin of ``shared/rules/bavarian_schafkopf.md``.
+"""Table-driven tests of every rule and pin of ``docs/rules/bavarian_schafkopf.md``.
 
 Each scenario runs on both implementations: the kernel (through ``bavarian_v0``) and the plain-Python
 reference. Expected values are worked out by hand from the rules file, in the comments beside them.
