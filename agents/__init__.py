@@ -6,10 +6,10 @@
 | name | agent |
 |---|---|
 | ``random`` | uniform over the legal actions (``agents.random_agent``) |
-| ``pimc`` | compiled determinized search: resampled deals, heuristic playouts (``agents.pimc_heuristic``; |
-| | Knüffeln: ``agents.pimc_knuffeln``, which also turns and answers turns) |
-| ``pimc_random`` | the same search with uniformly random playouts (``agents.pimc``) |
-| ``nested_pimc`` | ``pimc``, but bids, calls, doubles and turns are scored by simulated hands (``agents.pimc``) |
+| ``pimc`` | compiled determinized search: resampled deals, heuristic playouts (``agents.search.heuristic``; |
+| | Knüffeln: ``agents.search.knuffeln``, which also turns and answers turns) |
+| ``pimc_random`` | the same search with uniformly random playouts (``agents.search.pimc``) |
+| ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands (same module) |
 | ``rules`` | the game's rule-based player (``rules_agent`` of its record in ``trick_core.registry``) |
 | ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
 
@@ -23,13 +23,13 @@ import importlib
 
 from trick_core.registry import GAME_NAMES, game_spec
 
-from .games import parse_value
+from .config import parse_value
 
 BUILTIN_AGENTS = {
     "random": ("agents.random_agent", "RandomAgent"),
-    "pimc": ("agents.pimc_heuristic", "make_agent"),
-    "pimc_random": ("agents.pimc", "PIMCAgent"),
-    "nested_pimc": ("agents.pimc", "NestedPIMCAgent"),
+    "pimc": ("agents.search", "make_pimc"),
+    "pimc_random": ("agents.search", "PIMCAgent"),
+    "nested_pimc": ("agents.search", "NestedPIMCAgent"),
 }
 
 __all__ = ["BUILTIN_AGENTS", "GAME_NAMES", "make", "parse_agent_spec"]

@@ -20,7 +20,8 @@ from rich.table import Table
 
 from trick_core.registry import GAME_NAMES, game_spec
 
-from .arena import json_ready, print_leaderboard, run_arena, save_plot, without_timing
+from .arena import run_arena, without_timing
+from .leaderboard import json_ready, print_leaderboard, save_plot
 
 DEFAULT_PIMC = "pimc"
 

@@ -1,6 +1,6 @@
 """Heuristic playouts for Knüffeln: compiled, cheap, sensible play to the end of a hand.
 
-The counterpart of ``schafkopf_env.playouts`` (which explains why): ``agents.pimc_heuristic`` scores each
+The counterpart of ``schafkopf_env.playouts`` (which explains why): ``agents.search.heuristic`` scores each
 action in a determinized world (every hand known) by playing the rest of the hand with these habits
 rather than uniformly at random.
 
@@ -9,7 +9,7 @@ rather than uniformly at random.
   play is uniformly random (face up; a face-down lead is never chosen) with probability ``epsilon``,
   otherwise the heuristic below.
 - ``heuristic_action(state, rng, epsilon)``: the action the playout policy takes in ``state``.
-- ``agents.search.search_outcomes`` scores candidate actions with these playouts.
+- ``agents.search.outcomes`` scores candidate actions with these playouts.
 
 **Card play.** A card's strength is its attack, then its defence, then its rank in an unchosen suit
 (``card_strength``; a chosen 7, unbeatable when led, ranks between the chosen Jack and Ace). Winning is

@@ -2,7 +2,7 @@
 play to the end of a hand.
 
 Uniformly random playouts (the driver ``random_playout``) value an action as if everybody afterwards
-played at random, which makes PIMC (``agents.pimc``) misjudge schmieren, trumping and bidding. The
+played at random, which makes PIMC (``agents.search.pimc``) misjudge schmieren, trumping and bidding. The
 heuristic players play a *determinized* world (every hand is known, so is every partnership) with a cheap
 club player's habits instead; the ``pimc`` agent searches with them.
 
@@ -368,7 +368,7 @@ SIMPLE_GAME_STRENGTH = 10.0
 
 @njit
 def suit_game_strength(hand, kind):
-    """``agents.rules_schafkopf_common.suit_game_strength`` compiled: weighted trumps, aces, tens beside
+    """``agents.rules.schafkopf_common.suit_game_strength`` compiled: weighted trumps, aces, tens beside
     them and voids of ``hand`` (a mask) as the declaring side with trump kind ``kind`` (0..3)."""
     trump_mask = EFFECTIVE_SUIT_MASK[kind, TRUMP]
     trumps = hand & trump_mask

@@ -1,9 +1,9 @@
 """Heuristic playouts for the three Schafkopf games: compiled, cheap, sensible play to the end of a hand.
 
 Uniformly random playouts (the kernels' ``random_playout``) value an action as if everybody afterwards
-played at random, which makes PIMC (``agents.pimc``) misjudge schmieren, trumping and bidding. The
+played at random, which makes PIMC (``agents.search.pimc``) misjudge schmieren, trumping and bidding. The
 functions here play a *determinized* world (every hand is known, so is every partnership) with a cheap
-club player's habits instead; ``agents.pimc_heuristic`` searches with them.
+club player's habits instead; ``agents.search.heuristic`` searches with them.
 
 Per game (``bavarian``, ``palatinate``, ``asserufen``):
 
@@ -16,7 +16,7 @@ Per game (``bavarian``, ``palatinate``, ``asserufen``):
 - ``<game>_heuristic_action(state, rng, epsilon)``: the action the playout policy takes in ``state``.
 
 ``HEURISTIC_ACTION`` and ``HEURISTIC_PLAYOUT`` map a game name to these; the search that scores actions
-with these playouts is ``agents.search.search_outcomes``.
+with these playouts is ``agents.search.outcomes``.
 
 **Card play** (the same for the three games; ``_choose_card``). Cost of a card: its points and, for a
 trump, its rank (a trump is worth more than any plain card).

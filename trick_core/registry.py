@@ -67,7 +67,7 @@ GAME_SPECS = (
         kernel_module_name="knuffeln_env.kernel",
         reference_module_name="knuffeln_env.reference",
         policy_module_name="knuffeln_env.playouts",
-        rules_agent="agents.rules_knuffeln:RulesAgent",
+        rules_agent="agents.rules.knuffeln:RulesAgent",
         batch_module_name="knuffeln_env.batch",
         variants=(
             {},
@@ -86,7 +86,7 @@ GAME_SPECS = (
         kernel_module_name="schafkopf_env.bavarian.kernel",
         reference_module_name="schafkopf_env.bavarian.reference",
         policy_module_name="schafkopf_env.bavarian.heuristic",
-        rules_agent="agents.rules_bavarian:RulesAgent",
+        rules_agent="agents.rules.bavarian:RulesAgent",
         batch_module_name="schafkopf_env.batch",
         variants=({},),
         tournament_deals=120,
@@ -97,7 +97,7 @@ GAME_SPECS = (
         kernel_module_name="schafkopf_env.palatinate_kernel",
         reference_module_name="schafkopf_env.palatinate_reference",
         policy_module_name="schafkopf_env.palatinate_policy",
-        rules_agent="agents.rules_palatinate:RulesAgent",
+        rules_agent="agents.rules.palatinate:RulesAgent",
         batch_module_name="schafkopf_env.batch",
         variants=({}, {"players": 4}),
         tournament_deals=120,
@@ -108,7 +108,7 @@ GAME_SPECS = (
         kernel_module_name="schafkopf_env.asserufen_kernel",
         reference_module_name="schafkopf_env.asserufen_reference",
         policy_module_name="schafkopf_env.asserufen_policy",
-        rules_agent="agents.rules_asserufen:RulesAgent",
+        rules_agent="agents.rules.asserufen:RulesAgent",
         batch_module_name="schafkopf_env.batch",
         variants=({}, {"max_doublings": 1}),
         tournament_deals=240,
@@ -132,3 +132,13 @@ def game_spec(game: str) -> GameSpec:
 def variant_id(game: str, config: dict) -> str:
     """``"palatinate-players=4"``: a short name of a variant, for test ids and tables."""
     return "-".join([game] + [f"{key}={value}" for key, value in config.items()])
+
+
+def make_env(game: str, **config):
+    """The PettingZoo env of ``game`` with ``config`` (``env(**config)`` of its env module)."""
+    return game_spec(game).make_env(**config)
+
+
+def kernel_module(game: str) -> ModuleType:
+    """The compiled kernel module of ``game``."""
+    return game_spec(game).kernel()

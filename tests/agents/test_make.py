@@ -6,8 +6,10 @@ import sys
 import pytest
 
 from agents import make, parse_agent_spec
-from agents.games import GAMES, make_env, parse_config
+from agents.config import parse_config
 from trick_core import registry
+from trick_core.registry import GAME_NAMES as GAMES
+from trick_core.registry import make_env
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from agents import make
-from agents.games import VARIANTS, make_env, variant_id
+from trick_core.registry import VARIANTS, make_env, variant_id
 
 VARIANT_IDS = [variant_id(game, config) for game, config in VARIANTS]
 

@@ -5,8 +5,8 @@ import pytest
 
 from agents import make
 from agents.arena import run_matches
-from agents.games import make_env
-from agents.pimc import action_family
+from agents.search.pimc import action_family
+from trick_core.registry import make_env
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,9 @@
 """The compiled heuristic playouts (``schafkopf_env.playouts``, ``knuffeln_env.playouts``) and the
-``pimc_heuristic`` agent built on them.
+``pimc`` agent built on them.
 
 For every game and variant, from many states reached by random play: the playout policy only ever takes
 legal actions and reaches the end of the hand; the compiled playout is exactly the policy stepped by hand;
-results are reproducible from the rng; the search over them (``agents.search``) leaves the state alone
+results are reproducible from the rng; the search over them (``agents.search.outcomes``) leaves the state alone
 and every playout settles zero-sum.
 """
 
@@ -13,11 +13,10 @@ import numpy as np
 import pytest
 
 from agents import make
-from agents.games import VARIANTS, kernel_module, make_env, variant_id
-from agents.search import HEURISTIC_PLAYOUTS, search_function
+from agents.search.outcomes import HEURISTIC_PLAYOUTS, search_function
 from trick_core import drivers
 from trick_core.bits import make_rng
-from trick_core.registry import game_spec
+from trick_core.registry import VARIANTS, game_spec, kernel_module, make_env, variant_id
 
 STATES_PER_VARIANT = 120
 
@@ -96,7 +95,7 @@ def test_policy_is_legal_reaches_the_end_and_matches_the_compiled_playout(game, 
 
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
 def test_search_with_heuristic_playouts_zero_sum_and_determinism(game, config):
-    """The search (``agents.search``) scores actions with these playouts: it leaves the state alone, is
+    """The search (``agents.search.outcomes``) scores actions with these playouts: it leaves the state alone, is
     reproducible from its rng, every playout ends in a zero-sum settlement, and with epsilon 0 (a
     deterministic policy) every playout of an action in one sampled world settles the same."""
     kernel = kernel_module(game)
@@ -172,7 +171,7 @@ def test_schmieren_to_a_safe_partner_trick_and_cheap_low_card_otherwise():
 def test_pimc_heuristic_agent_plays_legal_actions(game):
     env = make_env(game)
     env.reset(seed=3)
-    agent = make("agents.pimc_heuristic:make_agent", game, samples=2, playouts_per_sample=2, epsilon=0.1, seed=1)
+    agent = make("agents.search:make_pimc", game, samples=2, playouts_per_sample=2, epsilon=0.1, seed=1)
     for name in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
@@ -186,16 +185,16 @@ def test_pimc_heuristic_agent_plays_legal_actions(game):
 
 def test_pimc_heuristic_rejects_bad_options():
     with pytest.raises(ValueError, match="epsilon"):
-        make("agents.pimc_heuristic:make_agent", "bavarian", epsilon=1.5)
+        make("agents.search:make_pimc", "bavarian", epsilon=1.5)
     with pytest.raises(ValueError, match="samples"):
-        make("agents.pimc_heuristic:make_agent", "bavarian", samples=0)
+        make("agents.search:make_pimc", "bavarian", samples=0)
 
 
 def test_cautious_agent_never_doubles():
     agent = make("pimc", "palatinate", samples=1, playouts_per_sample=1, cautious=True, seed=2)
     assert not make("pimc", "palatinate").cautious  # Palatinate's default searches doubles (GAME_DEFAULTS)
     with pytest.raises(ValueError, match="cautious"):
-        make("agents.pimc_heuristic:make_agent", "palatinate", cautious="yes")
+        make("agents.search:make_pimc", "palatinate", cautious="yes")
     env = make_env("palatinate")
     doubled = offered = 0
     for seed in range(12):

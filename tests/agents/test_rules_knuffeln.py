@@ -1,12 +1,11 @@
-"""The rule-based Knüffeln player (``agents.rules_knuffeln``): legal everywhere, blind to hidden cards,
+"""The rule-based Knüffeln player (``agents.rules.knuffeln``): legal everywhere, blind to hidden cards,
 sensible in set situations, honest in its talk, and listening to its partner."""
 
 import numpy as np
 import pytest
 
 from agents import make
-from agents.games import make_env
-from agents.rules_knuffeln import (
+from agents.rules.knuffeln import (
     CANT_YOU_BEAT,
     CERTAINLY,
     FEEL_BAD,
@@ -19,6 +18,7 @@ from agents.rules_knuffeln import (
     decode,
 )
 from knuffeln_env import kernel as K
+from trick_core.registry import make_env
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "4", "3", "2")
 DECK = [suit + rank for suit in "CSHD" for rank in RANKS]

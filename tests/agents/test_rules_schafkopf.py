@@ -1,4 +1,4 @@
-"""The rule-based Schafkopf players (``agents.rules_bavarian``, ``rules_palatinate``, ``rules_asserufen``):
+"""The rule-based Schafkopf players (``agents.rules.bavarian``, ``palatinate``, ``asserufen``):
 legal and deterministic play, no peeking, and the club player's decisions in set situations."""
 
 import time
@@ -8,8 +8,7 @@ import pytest
 
 from agents import make
 from agents.arena import run_arena
-from agents.games import make_env
-from agents.rules_schafkopf_common import (
+from agents.rules.schafkopf_common import (
     OPPONENT,
     PARTNER,
     PlayView,
@@ -19,6 +18,7 @@ from agents.rules_schafkopf_common import (
     wins_every_trick,
 )
 from trick_core.cards import FRENCH_32, GERMAN_32
+from trick_core.registry import make_env
 
 VARIANTS = [("bavarian", {}), ("palatinate", {}), ("palatinate", {"players": 4}), ("asserufen", {})]
 VARIANT_IDS = ["bavarian", "palatinate", "palatinate-players=4", "asserufen"]

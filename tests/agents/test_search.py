@@ -1,5 +1,5 @@
-"""The compiled determinized search (``agents.search.search_outcomes``) and the Knüffeln search agent's
-turning and answering (``agents.pimc_knuffeln``).
+"""The compiled determinized search (``agents.search.outcomes``) and the Knüffeln search agent's
+turning and answering (``agents.search.knuffeln``).
 
 - ``search_outcomes`` is exactly "redeal the hidden cards with ``resample_hidden``, apply the action, play
   the heuristic playout, read the seat's settlement", sample after sample, in every game and variant;
@@ -14,14 +14,13 @@ import numpy as np
 import pytest
 
 from agents import make
-from agents.games import VARIANTS, kernel_module, make_env, variant_id
-from agents.pimc import nan_mean
-from agents.pimc_knuffeln import KnuffelnPIMCAgent
-from agents.search import HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS, search_function
+from agents.search.knuffeln import KnuffelnPIMCAgent
+from agents.search.outcomes import HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS, search_function
+from agents.search.pimc import nan_mean
 from knuffeln_env import kernel as K
 from trick_core import drivers
 from trick_core.bits import make_rng
-from trick_core.registry import game_spec
+from trick_core.registry import VARIANTS, game_spec, kernel_module, make_env, variant_id
 
 VARIANT_IDS = [variant_id(game, config) for game, config in VARIANTS]
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from agents.arena import Args, deal_seed, main, run_arena, run_matches, without_timing
-from agents.games import VARIANTS, make_env, variant_id
+from trick_core.registry import VARIANTS, make_env, variant_id
 
 TINY_PIMC = "pimc[samples=2,playouts_per_sample=3]"
 

@@ -5,7 +5,8 @@ import itertools
 
 import pytest
 
-from agents.arena import PASSIVE, agent_labels, balanced_seatings, seatings_for
+from agents.arena import agent_labels
+from agents.seatings import PASSIVE, balanced_seatings, seatings_for
 
 CASES = [("knuffeln", 4), ("knuffeln", 5), ("bavarian", 4), ("asserufen", 4), ("palatinate", 3), ("palatinate", 4)]
 

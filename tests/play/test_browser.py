@@ -29,11 +29,11 @@ sync_api = pytest.importorskip("playwright.sync_api",
 
 import uvicorn  # noqa: E402
 
-from agents.games import VARIANTS, variant_id  # noqa: E402
 from play.catalog import make_env  # noqa: E402
 from play.replay import replay_env  # noqa: E402
 from play.server import AppSettings, create_app  # noqa: E402
 from tests.play.helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
+from trick_core.registry import VARIANTS, variant_id  # noqa: E402
 
 CHROMIUM = os.environ.get("PLAY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -16,11 +16,11 @@ pytest.importorskip("fastapi", reason="the play group is not installed: pip inst
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from agents.games import VARIANTS, variant_id  # noqa: E402
 from play.catalog import make_env  # noqa: E402
 from play.replay import replay_env  # noqa: E402
 from play.server import AppSettings, create_app  # noqa: E402
 from tests.play.helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
+from trick_core.registry import VARIANTS, variant_id  # noqa: E402
 
 
 @pytest.fixture

@@ -10,11 +10,11 @@ import pytest
 pytest.importorskip("markdown_it", reason="the play group is not installed: pip install -e '.[play]'")
 
 import agents  # noqa: E402
-from agents.games import VARIANTS, variant_id  # noqa: E402
 from play.catalog import make_env  # noqa: E402
 from play.views import table_view  # noqa: E402
 from play.views.knuffeln import observation_blocks  # noqa: E402
 from tests.play.helpers import all_card_names, card_tokens, forbidden_cards, play_random_hand  # noqa: E402
+from trick_core.registry import VARIANTS, variant_id  # noqa: E402
 
 SEEDS = (0, 1, 2)
 

@@ -2,13 +2,13 @@
 
 ``PIMCAgent`` (``pimc_random``) draws one world consistent with what its seat knows
 (``env.unwrapped.resample_from_infostate(agent, rng)``) and hands its kernel state to the compiled
-``agents.search.search_outcomes``, which redeals the cards hidden from the seat ``samples`` times (each
+``agents.search.outcomes``, which redeals the cards hidden from the seat ``samples`` times (each
 redeal depends only on what the seat knows) and, in each redealt world, plays every legal action followed
 by ``playouts_per_sample`` uniformly random playouts. The agent keeps its own seat's settlement, so partners
 are handled by the rules' settlement itself (in a Rufer, an Asserufen ace-call game or a Knüffeln
 partnership a seat's settlement is its side's), whoever the partner is in each sampled world. It plays the
 action with the highest mean over all samples and playouts (ties go to the lower action index). The
-built-in ``pimc`` (``agents.pimc_heuristic``) is this agent with heuristic instead of random playouts.
+built-in ``pimc`` (``agents.search.heuristic``) is this agent with heuristic instead of random playouts.
 
 Cost: one Python ``clone()``, then ``samples`` compiled redeals plus ``samples * playouts_per_sample``
 compiled playouts per legal action. A forced move (one legal action) costs nothing. ``stats()`` reports
@@ -31,10 +31,10 @@ import numpy as np
 
 from trick_core import drivers
 from trick_core.bits import make_rng
+from trick_core.registry import kernel_module
 
-from .base import Agent, legal_actions, positive_int, seat_of
-from .games import kernel_module
-from .search import RANDOM_PLAYOUTS, search_function
+from ..base import Agent, legal_actions, positive_int, seat_of
+from .outcomes import RANDOM_PLAYOUTS, search_function
 
 DEFAULT_SAMPLES = 10
 DEFAULT_PLAYOUTS_PER_SAMPLE = 100
@@ -82,7 +82,7 @@ class PIMCAgent(Agent):
 
     def search(self, env, agent: str, actions: np.ndarray) -> np.ndarray:
         """``agent``'s settlement after each of ``actions`` (columns) in every sampled world and playout
-        (rows): one world from ``resample_from_infostate``, then the compiled ``agents.search.search_outcomes``
+        (rows): one world from ``resample_from_infostate``, then the compiled ``agents.search.outcomes``
         redeals it ``samples_for(...)`` times and plays ``playouts_per_sample`` playouts of
         ``playout_policy`` after each action. NaN where a sampled world does not allow the action (an env
         resampling bug; counted in ``inconsistent_worlds``)."""
@@ -152,7 +152,7 @@ class NestedPIMCAgent(PIMCAgent):
     Talk is left to plain PIMC (the simulated players ignore it, so simulation could not value it).
     With ``simulate_cards=True`` every card play is a candidate of its own as well, so card play is
     simulated too (much stronger where early tricks decide, as in Knüffeln, and much slower). The
-    simulation runs on the kernel (``agents.games.kernel_module``) of the sampled worlds only.
+    simulation runs on the kernel (``trick_core.registry.kernel_module``) of the sampled worlds only.
     """
 
     name = "nested_pimc"

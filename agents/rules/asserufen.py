@@ -15,7 +15,7 @@ It reads only its own observation (``schafkopf_env.asserufen_v0``; the segments 
 - **Trump** (Solo, Solo Du): the strongest suit among clubs, spades and diamonds.
 - **Contra / re**: contra with a strong defence (``contra`` in the declarer's trump suit, or a sure trump
   trick against a Du); re on the declarer's side only with a very strong hand (``re``).
-- **Play**: ``choose_card`` of ``agents.rules_schafkopf_common`` (defenders lead the called suit to find
+- **Play**: ``choose_card`` of ``agents.rules.schafkopf_common`` (defenders lead the called suit to find
   the partner, the partner schmiert to the declarer's safe tricks, ...).
 
 ``seed`` seeds the tie-breaks; thresholds can be overridden, e.g. ``rules[solo=12]``.
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from schafkopf_env import asserufen_kernel as K
 from trick_core.cards import FRENCH_32
 
-from .rules_schafkopf_common import (
+from .schafkopf_common import (
     HEARTS,
     NON_HEART_SUITS,
     RANK_A,

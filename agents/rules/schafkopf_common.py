@@ -62,7 +62,7 @@ from schafkopf_env.trumps import (
     TRUMP_WENZ,
 )
 
-from .base import Agent, legal_actions
+from ..base import Agent, legal_actions
 
 NUM_CARDS = 32
 NUM_SUITS = 4

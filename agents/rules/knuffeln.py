@@ -73,7 +73,7 @@ import numpy as np
 
 from knuffeln_env import kernel as K
 
-from .base import Agent
+from ..base import Agent
 
 ALL_CARDS = (1 << K.NUM_CARDS) - 1
 OLE_MASK = K.OLE_MASK
@@ -600,7 +600,7 @@ class RulesAgent(Agent):
     ) -> None:
         super().__init__(game, seed)
         if self.game != "knuffeln":
-            raise ValueError(f"agents.rules_knuffeln plays knuffeln, not {game!r}")
+            raise ValueError(f"the Knüffeln rule-based agent plays knuffeln, not {game!r}")
         for label, value in (("turn_threshold", turn_threshold), ("accept_threshold", accept_threshold),
                              ("alone_threshold", alone_threshold)):
             if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:

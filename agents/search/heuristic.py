@@ -2,7 +2,7 @@
 
 For every decision the agent draws one world consistent with what its seat knows
 (``env.unwrapped.resample_from_infostate``) and hands that world's kernel state to the compiled
-``agents.search.search_outcomes``, which, all in compiled code,
+``agents.search.outcomes``, which, all in compiled code,
 redeals the cards hidden from the seat ``samples`` times (the kernel's ``resample_hidden``: the redeal
 depends only on what the seat knows, which the world shares with the real table, so no hidden card of the
 real table reaches the search) and plays each legal action followed by ``playouts_per_sample`` playouts.
@@ -13,12 +13,12 @@ ten times cheaper per world (the clone was 70-90% of the old agent's time).
 The playouts are not random: the compiled heuristic players of the playout modules play them (with
 probability ``epsilon`` a card is played at random, otherwise by club habits: schmieren to a safe
 partner trick, taking a worthwhile trick with the cheapest safe winner, the declarer pulling trumps...).
-Uniformly random playouts (``pimc_random``, ``agents.pimc``) value an action as if everybody afterwards
+Uniformly random playouts (``pimc_random``, ``agents.search.pimc``) value an action as if everybody afterwards
 played at random, which undervalues schmieren, wastes trumps and misjudges contracts. Decisions other
 than card play inside a playout take a conservative default (pass, no double, ...), so a bid or a call at
 the root is valued by how the hand would then be played.
 
-Knüffeln's ``pimc`` is ``agents.pimc_knuffeln.KnuffelnPIMCAgent``: the same search plus turning (drehen)
+Knüffeln's ``pimc`` is ``agents.search.knuffeln.KnuffelnPIMCAgent``: the same search plus turning (drehen)
 and answering turns, which the playouts cannot value.
 
 A decision without any card play among its legal actions (bidding, calling, naming trump, laying away,
@@ -49,9 +49,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import legal_actions, positive_int
+from ..base import legal_actions, positive_int
+from .outcomes import HEURISTIC_PLAYOUTS
 from .pimc import PIMCAgent
-from .search import HEURISTIC_PLAYOUTS
 
 DEFAULT_SAMPLES = 16
 DEFAULT_PLAYOUTS_PER_SAMPLE = 4
@@ -138,20 +138,3 @@ class HeuristicPIMCAgent(PIMCAgent):
             f"HeuristicPIMCAgent(game={self.game!r}, samples={self.samples}, "
             f"playouts_per_sample={self.playouts_per_sample}, epsilon={self.epsilon}, cautious={self.cautious})"
         )
-
-
-GAME_DEFAULTS = {
-    "palatinate": {"cautious": False},
-}
-"""Per-game defaults of ``make_agent`` (module docstring); Knüffeln's agent has its own."""
-
-
-def make_agent(game: str, **kwargs) -> HeuristicPIMCAgent:
-    """Factory for ``agents.make("agents.pimc_heuristic:make_agent", game, **kwargs)`` (``GAME_DEFAULTS``
-    fill in what ``kwargs`` leaves out)."""
-    if game == "knuffeln":
-        from .pimc_knuffeln import KnuffelnPIMCAgent
-
-        return KnuffelnPIMCAgent(game, **kwargs)
-    return HeuristicPIMCAgent(game, **{**GAME_DEFAULTS.get(game, {}), **kwargs})
-

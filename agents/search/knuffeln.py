@@ -1,10 +1,10 @@
 """Knüffeln's ``pimc``: determinized search in one compiled loop, with turning (drehen) searched sensibly.
 
-The generic ``pimc`` (``agents.pimc_heuristic``) asks the env for every sampled world, which costs a
+The generic ``pimc`` (``agents.search.heuristic``) asks the env for every sampled world, which costs a
 Python ``clone()`` per world (90% of its time in Knüffeln), and it never leads face down. This agent:
 
 - draws one world with ``env.unwrapped.resample_from_infostate`` and hands its kernel state to
-  ``agents.search.search_outcomes``, which redeals the cards hidden from the seat ``samples`` times
+  ``agents.search.outcomes``, which redeals the cards hidden from the seat ``samples`` times
   and plays ``playouts_per_sample`` heuristic playouts after each candidate action, all in compiled code.
   The redeal depends only on what the seat knows (the world agrees with the real table there), so the
   agent never sees a hidden card, and ten times as many worlds cost what the generic agent's few did.
@@ -32,10 +32,10 @@ import numpy as np
 
 from knuffeln_env import kernel as K
 
-from .base import legal_actions, positive_int
+from ..base import legal_actions, positive_int
+from ..rules.knuffeln import decode
+from .heuristic import HeuristicPIMCAgent
 from .pimc import nan_mean
-from .pimc_heuristic import HeuristicPIMCAgent
-from .rules_knuffeln import decode
 
 DEFAULT_SAMPLES = 96
 DEFAULT_PLAYOUTS_PER_SAMPLE = 1
@@ -67,7 +67,7 @@ class KnuffelnPIMCAgent(HeuristicPIMCAgent):
         seed: int | None = None,
     ) -> None:
         if game != "knuffeln":
-            raise ValueError(f"agents.pimc_knuffeln plays knuffeln, not {game!r}")
+            raise ValueError(f"the Knüffeln search agent plays knuffeln, not {game!r}")
         bid_samples = 2 * positive_int(samples, "samples") if bid_samples is None else bid_samples
         super().__init__(game, samples, playouts_per_sample, epsilon, True, bid_samples, seed)
         self.turn_threshold = _probability(turn_threshold, "turn_threshold")

@@ -3,7 +3,7 @@
 It reads only its own observation (``schafkopf_env.bavarian_v0``, offsets ``bavarian_kernel.OBS_*``) and
 the action mask, and plays like a careful club player:
 
-- **Bidding**, from hand strength (``agents.rules_schafkopf_common``): ``sie`` whenever it is legal (all
+- **Bidding**, from hand strength (``agents.rules.schafkopf_common``): ``sie`` whenever it is legal (all
   Obers and Unters); a Tout only with a hand that takes every trick whatever the others hold (top trumps
   in sequence to draw all the others' trumps, every plain card a master); a Solo with at least five trumps
   of strength ``solo`` (Obers weigh most); a Wenz with two or more Unters, ``EU`` or three of them, and
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from schafkopf_env.bavarian import kernel as K
 from trick_core.cards import GERMAN_32
 
-from .rules_schafkopf_common import (
+from .schafkopf_common import (
     HEARTS,
     RANK_A,
     RANK_U,

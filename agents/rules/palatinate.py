@@ -17,7 +17,7 @@ It reads only its own observation (``schafkopf_env.palatinate_v0``; the blocks o
   the declarer accepts unless the hand is sure of every trick or very strong (``refuse_schenken``).
 - **Contra / re**: an opponent doubles with a strong defence (strength ``contra`` in the declarer's trump
   suit, or a sure trump trick against a Du); the declarer redoubles with a very strong hand (``re``).
-- **Play**: ``choose_card`` of ``agents.rules_schafkopf_common`` (the declarer alone against two; a Du
+- **Play**: ``choose_card`` of ``agents.rules.schafkopf_common`` (the declarer alone against two; a Du
   declarer must win every trick).
 
 ``seed`` seeds the tie-breaks; thresholds can be overridden, e.g. ``rules[simple=9]``.
@@ -31,7 +31,7 @@ from itertools import combinations
 from schafkopf_env import palatinate_kernel as K
 from trick_core.cards import FRENCH_32
 
-from .rules_schafkopf_common import (
+from .schafkopf_common import (
     FULL_MASK,
     HEARTS,
     NON_HEART_SUITS,
