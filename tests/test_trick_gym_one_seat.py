@@ -59,7 +59,10 @@ def test_registered_ids_and_variants_through_kwargs():
 
 
 def test_module_prefixed_id_needs_no_import():
-    code = "import gymnasium; env = gymnasium.make('trick_gym:Palatinate-v0', players=4); print(env.reset(seed=0)[0].shape)"
+    code = (
+        "import gymnasium; env = gymnasium.make('trick_gym:Palatinate-v0', players=4); "
+        "print(env.reset(seed=0)[0].shape)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().startswith("(")
