@@ -106,7 +106,7 @@ def train(args: Args) -> dict:
     )
     test_collector = Collector[CollectStats](algorithm, test_envs, exploration_noise=False)
     train_collector.reset()
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     result = algorithm.run_training(
         OffPolicyTrainerParams(
             training_collector=train_collector,
@@ -123,12 +123,13 @@ def train(args: Args) -> dict:
             verbose=args.progress,
         )
     )
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     return {
         "game": args.game,
         "opponents": args.opponents,
         "env_steps": int(result.train_step),
         "steps_per_second": round(result.train_step / wall, 1),
+        "steps_per_cpu_second": round(result.train_step / cpu, 1),
         "test_mean_units_per_hand": float(result.best_reward),
     }
 

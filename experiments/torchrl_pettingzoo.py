@@ -61,7 +61,9 @@ def make_policy(env: PettingZooWrapper, hidden: int) -> tuple[TensorDictSequenti
     network = nn.Sequential(nn.Linear(obs_size, hidden), nn.Tanh(), nn.Linear(hidden, num_actions))
     actors = []
     for group in env.group_map:
-        logits = TensorDictModule(network, in_keys=[(group, "observation", "observation")], out_keys=[(group, "logits")])
+        logits = TensorDictModule(
+            network, in_keys=[(group, "observation", "observation")], out_keys=[(group, "logits")]
+        )
         actors.append(
             ProbabilisticActor(
                 logits,
@@ -95,7 +97,7 @@ def train(args: Args) -> dict:
     optimiser = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
     groups = list(env.group_map)
     steps, losses = 0, []
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for _ in range(args.episodes // args.episodes_per_update):
         optimiser.zero_grad()
         total = torch.zeros(())
@@ -106,12 +108,13 @@ def train(args: Args) -> dict:
         total.backward()
         optimiser.step()
         losses.append(total.item())
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     return {
         "game": args.game,
         "episodes": (args.episodes // args.episodes_per_update) * args.episodes_per_update,
         "env_steps": steps,
         "steps_per_second": round(steps / wall, 1),
+        "steps_per_cpu_second": round(steps / cpu, 1),
         "last_loss": losses[-1] if losses else None,
     }
 

@@ -49,7 +49,9 @@ def test_a_saved_model_plays_as_a_frozen_batched_opponent(tmp_path):
     from trick_gym.vector import OneSeatVectorEnv
 
     path = tmp_path / "model.zip"
-    recipe.train(recipe.Args(total_timesteps=256, num_envs=4, n_steps=64, batch_size=64, hidden=16, save_path=str(path)))
+    recipe.train(
+        recipe.Args(total_timesteps=256, num_envs=4, n_steps=64, batch_size=64, hidden=16, save_path=str(path))
+    )
     env = OneSeatVectorEnv("bavarian", 8, opponents=recipe.frozen_policy(str(path)), num_threads=1, seed=0)
     _, infos = env.reset(seed=0)
     for _ in range(20):

@@ -12,6 +12,9 @@ its own next decision.
 
 Observations follow PettingZoo classic: ``{"observation": vector, "action_mask": int8}``. Built on
 ``trick_gym.one_seat.OneSeatEnv`` (same options).
+
+``RenamedObservation(aec_env, key="observations")`` renames the observation key of any game env, for
+RLlib's action-masking model.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
+from pettingzoo.utils import BaseWrapper
 
 from .one_seat import OneSeatEnv
 
@@ -82,3 +86,23 @@ class LearnerSeatTable(AECEnv):
 
     def close(self) -> None:
         self.one_seat.close()
+
+
+class RenamedObservation(BaseWrapper):
+    """A game's AEC env whose observations are ``{key: vector, "action_mask": mask}`` — for RLlib's
+    action-masking RLModule, which reads ``"observations"`` (plural) where PettingZoo writes ``"observation"``."""
+
+    def __init__(self, env: AECEnv, key: str = "observations") -> None:
+        super().__init__(env)
+        self.key = key
+        space = env.observation_space(env.possible_agents[0])
+        self._renamed_space = gymnasium.spaces.Dict(
+            {key: space["observation"], "action_mask": space["action_mask"]}
+        )
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self._renamed_space
+
+    def observe(self, agent: str) -> dict:
+        seen = self.env.observe(agent)
+        return {self.key: seen["observation"], "action_mask": seen["action_mask"]}
