@@ -25,7 +25,9 @@ import numba
 import numpy as np
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-COMPILED_SOURCES = ("trick_core/*.py", "schafkopf_env/*.py", "knuffeln_env/*.py", "agents/search.py")
+COMPILED_SOURCES = (
+    "trick_core/*.py", "schafkopf_env/*.py", "knuffeln_env/*.py", "agents/search.py", "trick_gym/loops.py",
+)
 """Source files whose functions are compiled (or inlined into compiled functions), relative to the root."""
 
 
