@@ -113,16 +113,17 @@ def test_numba_cache_folder_is_keyed_by_every_compiled_source(tmp_path):
 
     assert numba.config.CACHE_DIR == str(jit.CACHE_DIR)
     assert jit.CACHE_DIR.name == jit.source_fingerprint()
-    for folder in ("trick_core", "schafkopf_env", "knuffeln_env", "agents"):
+    for folder in ("trick_core", "schafkopf_env", "knuffeln_env", "agents", "trick_gym"):
         (tmp_path / folder).mkdir()
     (tmp_path / "trick_core" / "jit.py").write_text("x = 1\n")
     (tmp_path / "schafkopf_env" / "kernel.py").write_text("y = 2\n")
     (tmp_path / "agents" / "search.py").write_text("z = 3\n")
     (tmp_path / "agents" / "arena.py").write_text("not compiled\n")
+    (tmp_path / "trick_gym" / "loops.py").write_text("w = 4\n")
     before = jit.source_fingerprint(tmp_path)
     (tmp_path / "agents" / "arena.py").write_text("not compiled, edited\n")
     assert jit.source_fingerprint(tmp_path) == before  # a pure-Python module does not count
-    for edited in ("schafkopf_env/kernel.py", "agents/search.py", "trick_core/jit.py"):
+    for edited in ("schafkopf_env/kernel.py", "agents/search.py", "trick_core/jit.py", "trick_gym/loops.py"):
         path = tmp_path / edited
         original = path.read_text()
         path.write_text(original + "# edited\n")
