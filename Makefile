@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch is pinned: an unpinned install may pull a multi-GB CUDA build where a CPU build is wanted.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,torch,play]'
+	$(PY) -m pip install --quiet -e '.[dev,torch,play,sb3,torchrl]'
 	touch $(STAMP)
 
 run: $(STAMP)

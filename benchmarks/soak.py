@@ -78,12 +78,8 @@ def _observation_ok(observation: np.ndarray, high: float) -> bool:
 
 
 def soak_batch(game: str, config: dict, hands: int, seed: int, report: Report) -> None:
-    batch_module = game_spec(game).batch_module()
     rows = min(BATCH_ROWS, hands)
-    if game == "knuffeln":
-        env = batch_module.BatchEnv(rows, seed=seed, num_threads=1, **config)
-    else:
-        env = batch_module.BatchEnv(game, rows, seed=seed, num_threads=1, **config)
+    env = game_spec(game).make_batch_env(rows, seed=seed, num_threads=1, **config)
     high = float(env.single_observation_space["observation"].high.max())
     step = env.reset(seed=seed)
     while report.hands_batch < hands:

@@ -285,3 +285,11 @@ def _match_loops(parallel: bool):
     namespace = {**globals(), "advance": drivers.compiled(knuffeln_kernel).advance}
     decorator = batch_loops.decorator_for(parallel, _SERIAL_MATCH_TEMPLATES)
     return compile_copies(_MATCH_TEMPLATES, namespace, tag, decorator)
+
+
+def make(game: str, num_envs: int, **options) -> BatchEnv:
+    """``BatchEnv(num_envs, **options)`` for ``game`` ``"knuffeln"``: the constructor every batch module
+    offers under this name (``trick_core.registry.GameSpec.make_batch_env``)."""
+    if game != GAME:
+        raise ValueError(f"knuffeln_env.batch plays knuffeln, not {game!r}")
+    return BatchEnv(num_envs, **options)

@@ -35,12 +35,19 @@ call, and must not be written to).
 | ``current_player`` | ``int64 (N,)`` | the seat to act (``player_i`` of the AEC env) |
 | ``rewards`` | ``float32 (N, S)`` | per seat, the settlement of a hand that ended in this step, else 0 |
 | ``terminated`` | ``bool (N,)`` | the row's hand ended in this step; its row already holds the next hand |
+| ``acting_player`` | ``int64 (N,)`` | the seat whose action this step applied (-1 after ``reset``/``load_states``) |
 
 ``actions`` is an integer array of shape ``(N,)``, one action per row for that row's seat to act, in the
 action space of the game's AEC env. An action that is out of range or illegal raises ``ValueError``
 naming the row, the action and the legal ones, and no row is changed. As in the AEC env, rewards arrive
 only when a hand ends (the hand's settlement); the observation after a terminal step is the new hand's
 first (the last position of a hand needs no observation: nothing is left to decide).
+
+**Reward credit when one learner plays every seat.** A step's row transition belongs to
+``acting_player``; a terminated row's ``rewards[row, seat]`` belongs to *every* seat's last decision in the
+ended hand, not only to the seat that moved last. ``trick_gym.credit.SeatTransitions`` pairs each seat's
+decisions with its own next observation and its own result; ``trick_gym.vector.OneSeatVectorEnv`` is the
+Gymnasium vector env of one learner seat with the other seats played in compiled code.
 
 **Seeding.** Each row has its own splitmix64 streams (one for deals, one for ``sample_actions``), derived
 with ``numpy.random.SeedSequence`` from ``seed``; so the same seed gives the same deals, and the
@@ -136,3 +143,9 @@ def random_hand_player(game: str, **config) -> RandomHandPlayer:
     (for repeated calls without re-validating the options, as in the benchmarks)."""
     aec_env, kernel_module = _rules_env(game, config)
     return RandomHandPlayer(game, aec_env, kernel_module)
+
+
+def make(game: str, num_envs: int, **options) -> BatchEnv:
+    """``BatchEnv(game, num_envs, **options)``: the constructor every batch module offers under this name
+    (``trick_core.registry.GameSpec.make_batch_env``)."""
+    return BatchEnv(game, num_envs, **options)

@@ -34,7 +34,7 @@ from pathlib import Path
 import numba
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-COMPILED_SOURCES = ("trick_core/**/*.py", "schafkopf_env/**/*.py", "knuffeln_env/**/*.py")
+COMPILED_SOURCES = ("trick_core/**/*.py", "schafkopf_env/**/*.py", "knuffeln_env/**/*.py", "trick_gym/loops.py")
 """Source files whose functions are compiled (or inlined into compiled functions), relative to the root."""
 UNCOMPILED_SUFFIXES = ("_v0.py", "reference.py")
 """Files in those folders that never hold compiled code (the envs, the plain-Python references): editing

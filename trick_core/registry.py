@@ -59,6 +59,15 @@ class GameSpec:
         """The PettingZoo env (``env(**config)`` of the env module)."""
         return self.env_module().env(**config)
 
+    def make_batch_env(self, num_envs: int, **options):
+        """The batched env of ``num_envs`` rows (``make(game, num_envs, **options)`` of the batch module)."""
+        return self.batch_module().make(self.name, num_envs, **options)
+
+    @property
+    def gym_id(self) -> str:
+        """The Gymnasium id ``import trick_gym`` registers for the game (``"Bavarian-v0"``)."""
+        return f"{self.name.capitalize()}-v0"
+
 
 GAME_SPECS = (
     GameSpec(

@@ -51,10 +51,7 @@ def make_batch(game: str, num_envs: int, **kwargs):
     """A batch env; serial unless ``num_threads`` is given (each compiled variant costs seconds to build
     on a cold numba cache, so the threaded one is built only where threads are under test)."""
     kwargs.setdefault("num_threads", 1)
-    batch = game_spec(game).batch_module()
-    if game == "knuffeln":
-        return batch.BatchEnv(num_envs, **kwargs)
-    return batch.BatchEnv(game, num_envs, **kwargs)
+    return game_spec(game).make_batch_env(num_envs, **kwargs)
 
 
 def make_aec(game: str, **kwargs):

@@ -134,7 +134,7 @@ def test_numba_cache_folder_is_keyed_by_every_compiled_source(tmp_path):
 
     assert numba.config.CACHE_DIR == str(jit.CACHE_DIR)
     assert jit.CACHE_DIR.name == jit.source_fingerprint()
-    for folder in ("trick_core", "schafkopf_env/bavarian", "knuffeln_env", "agents"):
+    for folder in ("trick_core", "schafkopf_env/bavarian", "knuffeln_env", "agents", "trick_gym"):
         (tmp_path / folder).mkdir(parents=True)
     (tmp_path / "trick_core" / "jit.py").write_text("x = 1\n")
     (tmp_path / "schafkopf_env" / "bavarian" / "kernel.py").write_text("y = 2\n")
@@ -142,11 +142,15 @@ def test_numba_cache_folder_is_keyed_by_every_compiled_source(tmp_path):
     (tmp_path / "agents" / "arena.py").write_text("not compiled\n")
     (tmp_path / "schafkopf_env" / "bavarian_v0.py").write_text("an env: not compiled\n")
     (tmp_path / "schafkopf_env" / "bavarian" / "reference.py").write_text("plain Python\n")
+    (tmp_path / "trick_gym" / "loops.py").write_text("w = 4\n")
+    (tmp_path / "trick_gym" / "one_seat.py").write_text("not compiled\n")
     before = jit.source_fingerprint(tmp_path)
-    for pure_python in ("agents/arena.py", "schafkopf_env/bavarian_v0.py", "schafkopf_env/bavarian/reference.py"):
+    for pure_python in ("agents/arena.py", "schafkopf_env/bavarian_v0.py", "schafkopf_env/bavarian/reference.py",
+                        "trick_gym/one_seat.py"):
         (tmp_path / pure_python).write_text("edited\n")
         assert jit.source_fingerprint(tmp_path) == before, pure_python  # pure-Python modules do not count
-    for edited in ("schafkopf_env/bavarian/kernel.py", "knuffeln_env/playouts.py", "trick_core/jit.py"):
+    for edited in ("schafkopf_env/bavarian/kernel.py", "knuffeln_env/playouts.py", "trick_core/jit.py",
+                   "trick_gym/loops.py"):
         path = tmp_path / edited
         original = path.read_text()
         path.write_text(original + "# edited\n")
