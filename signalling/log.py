@@ -13,7 +13,8 @@ rows. Every talk turn is an utterance, silence included (silence speaks too, sec
 **A row** (JSON object):
 
 - ``game``, ``config``: ``"knuffeln"`` and the record's rule options (``talk`` says the vocabulary);
-- ``hand``: the hand id (given; else the arena's deal and seating, ``"d<deal>:<seating>"``; else a count);
+- ``hand``: the hand id (given; else the arena's deal and seating, ``"d3:rules,random,rules,random"``; else
+  a count);
 - ``index``: position of the talk action in the record's action list;
 - ``trick``: trick number 1..9 of the utterance (it precedes the speaker's card in that trick);
 - ``position``: cards already in the trick when the speaker talks (0: it leads);
@@ -100,7 +101,7 @@ def _check_record(record: dict) -> None:
 def hand_id_of(record: dict, fallback: int) -> str:
     arena = record.get("arena")
     if isinstance(arena, dict) and "deal_index" in arena:
-        seating = "".join(str(v)[0] if v else "-" for v in arena.get("seating", {}).values())
+        seating = ",".join(str(v) if v else "-" for v in arena.get("seating", {}).values())
         return f"d{arena['deal_index']}:{seating}"
     return str(fallback)
 
