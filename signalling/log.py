@@ -319,3 +319,22 @@ if __name__ == "__main__":
     import tyro
 
     main(tyro.cli(Args))
+
+
+def arena_message_log(specs: list[str], config: dict, hands: int, seed: int = 0, workers: int = 1,
+                      token_meanings: dict | None = None) -> tuple[dict, list[dict], list[dict]]:
+    """Play a duplicate round robin of ``specs`` (``agents.arena.run_arena``) in a Knüffeln talk
+    configuration and log every hand: (arena summary, game records, message-log rows). Each row's ``agent``
+    is the label of the speaking seat's agent."""
+    import os
+    import tempfile
+
+    from agents.arena import run_arena
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "records.jsonl")
+        summary = run_arena("knuffeln", specs, hands, seed, config, workers, records_path=path)
+        records = read_jsonl(path)
+    log = MessageLog(token_meanings=token_meanings)
+    log.add_records(records)
+    return summary, records, log.rows

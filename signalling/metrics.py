@@ -45,7 +45,7 @@ Proportions carry Wilson score intervals (95%); means carry Student-t intervals 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -354,3 +354,28 @@ def _mean_or_none(values: list[float]) -> dict | None:
         return None
     interval = mean_interval(values)
     return {"mean": interval.mean, "ci95": interval.as_list(), "count": len(values)}
+
+
+def talk_metrics(rows: Sequence[dict], permutations: int = 200, seed: int = 0) -> dict:
+    """Every log-based metric of one set of message-log rows (one agent type in one talk configuration):
+    message entropy, speaker consistency with the next own action and with a few private features,
+    instantaneous coordination, truth labels and bluffs."""
+    if not rows:
+        raise ValueError("no message-log rows to measure")
+    options = {"permutations": permutations, "seed": seed}
+    consistency = {"next_action": speaker_consistency(rows, **options).as_dict()}
+    for feature in ("oles", "power_cards", "can_take_certainly", "can_beat"):
+        consistency[feature] = speaker_consistency(rows, target=feature, **options).as_dict()
+    truth = Counter(row["truth"] for row in rows)
+    kinds = Counter(row["kind"] for row in rows)
+    return {
+        "utterances": len(rows),
+        "hands": len({row["hand"] for row in rows}),
+        "entropy_bits": message_entropy(rows),
+        "speaker_consistency": consistency,
+        "instantaneous_coordination": instantaneous_coordination(rows, **options).as_dict(),
+        "truth": {value: truth.get(value, 0) for value in ("true", "false", "uncheckable")},
+        "kinds": dict(sorted(kinds.items())),
+        "shown_classes": dict(sorted(Counter(r["shown_class"] for r in rows if r["shown_class"]).items())),
+        "bluffs": bluff_stats(rows),
+    }

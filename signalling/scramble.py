@@ -25,6 +25,7 @@ is what talking and listening are worth, per hand, against a team that plays the
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Sequence
 
@@ -163,18 +164,62 @@ def scramble_spec(mode: str = "marginal", marginal: str | None = None, agent: st
 def scramble_test(config: dict, hands: int, seed: int = 0, mode: str = "marginal", marginal: str | None = None,
                   workers: int = 1, agent: str = "rules") -> dict:
     """Duplicate match ``agent`` against the same agent hearing its partner scrambled; the arena summary,
-    whose ``difference`` is the loss of scrambling (units per hand, 95% interval over deals)."""
-    from agents.arena import run_arena
-
+    whose ``difference`` is the loss of scrambling (units per hand, 95% interval over deals), plus
+    ``effect`` (``duplicate_effect``)."""
     check_talk_config(config)
-    return run_arena("knuffeln", [agent, scramble_spec(mode, marginal, agent)], hands, seed, config, workers)
+    return _match_with_effect([agent, scramble_spec(mode, marginal, agent)], config, hands, seed, workers)
 
 
 def value_of_talk(config: dict, hands: int, seed: int = 0, workers: int = 1, agent: str = "rules") -> dict:
     """Duplicate match ``agent`` against ``agent[speak=false,listen=false]`` in one talk configuration;
-    the arena summary, whose ``difference`` is what talk is worth (units per hand, 95% interval)."""
-    from agents.arena import run_arena
-
+    the arena summary, whose ``difference`` is what talk is worth (units per hand, 95% interval), plus
+    ``effect`` (``duplicate_effect``)."""
     if "[" in agent:
         raise ValueError(f"value_of_talk needs a bare agent name (it adds speak/listen arguments), got {agent!r}")
-    return run_arena("knuffeln", [agent, f"{agent}[speak=false,listen=false]"], hands, seed, config, workers)
+    return _match_with_effect([agent, f"{agent}[speak=false,listen=false]"], config, hands, seed, workers)
+
+
+def _match_with_effect(specs: list[str], config: dict, hands: int, seed: int, workers: int) -> dict:
+    import os
+    import tempfile
+
+    from agents.arena import run_arena
+
+    from .log import read_jsonl
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "records.jsonl")
+        summary = run_arena("knuffeln", specs, hands, seed, config, workers, records_path=path)
+        records = read_jsonl(path)
+    summary["effect"] = duplicate_effect(records, summary["difference"]["first"], hands)
+    return summary
+
+
+def duplicate_effect(records: Sequence[dict], first: str, hands: int) -> dict:
+    """What lies behind a duplicate difference, from the match's records: the per-deal differences
+    (first agent minus second, units per seat-hand, as the arena's ``first_minus_second``), the share of
+    deals on which the two agents' results differ at all, the mean over those deals, the standard deviation
+    over all deals, and how many deals a 95% interval of half-width |mean| would need."""
+    units = np.zeros((hands, 2))
+    seat_hands = np.zeros((hands, 2))
+    for record in records:
+        deal = record["arena"]["deal_index"]
+        for seat, label in enumerate(record["arena"]["seating"].values()):
+            if label is not None:
+                slot = 0 if label == first else 1
+                units[deal, slot] += record["result"][seat]
+                seat_hands[deal, slot] += 1
+    if np.any(seat_hands == 0):
+        raise ValueError("every deal needs seat-hands of both agents")
+    per_deal = units[:, 0] / seat_hands[:, 0] - units[:, 1] / seat_hands[:, 1]
+    differing = per_deal[np.abs(per_deal) > 1e-9]
+    mean = float(per_deal.mean())
+    sd = float(per_deal.std(ddof=1)) if hands > 1 else float("nan")
+    needed = math.ceil((1.96 * sd / abs(mean)) ** 2) if mean and math.isfinite(sd) else None
+    return {
+        "deals": hands,
+        "share_of_deals_differing": differing.size / hands,
+        "mean_where_differing": float(differing.mean()) if differing.size else 0.0,
+        "sd_per_deal": sd,
+        "deals_for_half_width_equal_to_mean": needed,
+    }
