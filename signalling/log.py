@@ -8,7 +8,8 @@ replaying each record through the env, so it works alike for hands played in tra
 
 From code: ``MessageLog`` collects rows (``add_record(record)`` after each hand, e.g. at the end of a
 training episode) and ``write(path)`` saves them as JSON lines; ``utterances(record)`` returns one hand's
-rows. Every talk turn is an utterance, silence included (silence speaks too, section 7 of the rules).
+rows; ``arena_message_log(specs, config, hands)`` plays a duplicate round robin and logs all its hands.
+Every talk turn is an utterance, silence included (silence speaks too, section 7 of the rules).
 
 **A row** (JSON object):
 

@@ -112,7 +112,7 @@ class InformationEstimate:
     null_mean: float  # mean over shuffles of y against x: the estimator's bias when there is no information
     null_q95: float
     p_value: float  # share of shuffles reaching the observed value (with the observed one counted)
-    ci95: tuple[float, float] | None  # bootstrap percentile interval over groups (None without groups)
+    ci95: tuple[float, float] | None  # basic bootstrap interval over groups (None without groups)
 
     @property
     def above_null(self) -> float:
@@ -131,7 +131,7 @@ class InformationEstimate:
 def mutual_information_test(x: Sequence, y: Sequence, groups: Sequence | None = None, permutations: int = 200,
                             bootstrap: int = 200, seed: int = 0) -> InformationEstimate:
     """``I(X; Y)`` with a permutation test (y shuffled against x) and, given ``groups`` (e.g. the hand of
-    each pair: the unit of independence), a bootstrap percentile interval resampling whole groups."""
+    each pair: the unit of independence), a basic bootstrap interval resampling whole groups."""
     if len(x) != len(y):
         raise ValueError(f"paired samples differ in length: {len(x)} and {len(y)}")
     if len(x) == 0:
@@ -152,7 +152,10 @@ def mutual_information_test(x: Sequence, y: Sequence, groups: Sequence | None = 
         for _ in range(bootstrap):
             chosen = np.concatenate([members[g] for g in rng.integers(0, kg, kg)])
             values.append(_mutual_information_codes(xc[chosen], kx, yc[chosen], ky))
-        interval = (float(np.quantile(values, 0.025)), float(np.quantile(values, 0.975)))
+        # the basic bootstrap interval (2 I - upper quantile, 2 I - lower quantile): resampled groups repeat
+        # pairs, which inflates a plug-in information, and this reflection removes that shift
+        low, high = np.quantile(values, 0.025), np.quantile(values, 0.975)
+        interval = (max(0.0, float(2 * observed - high)), float(2 * observed - low))
     return InformationEstimate(observed, len(x), float(null.mean()) if permutations else math.nan,
                                float(np.quantile(null, 0.95)) if permutations else math.nan, p_value, interval)
 

@@ -36,8 +36,10 @@ turns it into the trick (0: before the first card, 1..8: during that trick).
    (so a double says whether its author holds the called card).
 
 The count runs over groups of interchangeable cards (same seats allowed, same role in the rules above) as
-a dynamic programme over the seats' free places, with small saturating counters for the rules 3 and 4.
-A test compares it with brute force: every deal of the unseen cards replayed through the env.
+a compiled dynamic programme over the seats' free places; the conditions of rules 4 and 5 ("holds some
+card of a set") enter by inclusion-exclusion over exclusions "holds none of it", and rule 3 by a counter
+of the runaway leader's plain cards. Tests compare the counts with brute force (every deal of the unseen
+cards replayed through the env), and the early posteriors with deals sampled and replayed the same way.
 
 ``partner_timeline(record)`` parses one ace-call hand; ``posterior(hand, point, viewer)`` gives the
 posterior after ``point`` cards; ``hand_summary`` the certainty point of the public observer and of each
