@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-quick clean play
+.PHONY: run test lint bench bench-quick clean play signalling
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ bench: $(STAMP)
 
 bench-quick: $(STAMP)
 	$(PY) -m benchmarks.compare --quick
+
+signalling: $(STAMP)
+	$(PY) -m experiments.signalling_study
 
 clean:
 	rm -rf $(VENV) .pytest_cache
