@@ -27,7 +27,7 @@ def _bavarian(rng: random.Random, config: dict) -> list:
 
 
 def _palatinate(rng: random.Random, config: dict) -> list:
-    from schafkopf_env import palatinate_reference as ref
+    from schafkopf_env.palatinate import reference as ref
 
     players = config.get("players", 3)
     pack = list(ref.ALL_CARDS)

@@ -49,7 +49,6 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env import asserufen_kernel as ak
-from schafkopf_env import palatinate_kernel as pk
 from schafkopf_env.card_play import (  # noqa: F401  (transitional: the shared card play)
     HEARTS_BONUS,
     OU_MASK,
@@ -67,137 +66,12 @@ from schafkopf_env.card_play import choose_card as _choose_card
 from schafkopf_env.card_play import mask_bits as _mask_bits
 from schafkopf_env.card_play import random_card_action as _random_card_action
 from schafkopf_env.card_play import random_set_index as _random_set_index
-from schafkopf_env.card_play import strongest_trump as _strongest_trump
 from schafkopf_env.card_play import suit_count as _suit_count
 from trick_core.bits import lowest_bit, popcount
 from trick_core.bits import uniform01 as _uniform01
 from trick_core.jit import inline_njit, njit
 
 _ZERO = np.uint64(0)
-_ONE = np.uint64(1)
-
-
-# ============================================================================ Palatinate
-
-
-@inline_njit
-def _palatinate_step(state, mask, scratch, rng, epsilon):
-    """The playout's action: a card straight from the legal card bits (most steps), else from ``mask``."""
-    if state[pk.S_PHASE] == pk.PHASE_PLAY:
-        low, _ = pk._legal_bits(state)  # in the play phase the card bits (PLAY_BASE is 0)
-        return _palatinate_card_action(state, low >> np.uint64(pk.PLAY_BASE), scratch, rng, epsilon)
-    pk.legal_action_mask(state, mask)
-    return _palatinate_decision(state, mask, scratch, rng, epsilon)
-
-
-@inline_njit
-def _palatinate_card_action(state, legal, scratch, rng, epsilon):
-    """The card action among the ``legal`` card bits: random with probability ``epsilon``, else heuristic."""
-    if epsilon > 0.0 and _uniform01(rng) < epsilon:
-        return _random_card_action(legal, pk.PLAY_BASE, rng)
-    return pk.PLAY_BASE + _palatinate_card(state, legal, scratch, state[pk.S_TO_ACT])
-
-
-@njit
-def _palatinate_decision(state, mask, scratch, rng, epsilon):
-    phase = state[pk.S_PHASE]
-    seat = state[pk.S_TO_ACT]
-    if phase == pk.PHASE_PLAY:
-        return _palatinate_card_action(state, _mask_bits(mask, pk.PLAY_BASE, 32), scratch, rng, epsilon)
-    hand = np.uint64(state[pk.S_HAND + seat])
-    if phase == pk.PHASE_BID_TWO:
-        best = 0.0
-        for kind in range(4):
-            strength = suit_game_strength(hand, kind) + (HEARTS_BONUS if kind == 2 else 0.0)
-            best = max(best, strength)
-        return pk.A_SIMPLE if best >= SIMPLE_GAME_STRENGTH else pk.A_PASS
-    if phase == pk.PHASE_BID_ONE:
-        return pk.A_PASS
-    if phase == pk.PHASE_TRUMP:
-        return pk.TRUMP_BASE + _strongest_trump(hand, _mask_bits(mask, pk.TRUMP_BASE, 4), HEARTS_BONUS)
-    if phase == pk.PHASE_DISCARD:
-        return pk.DISCARD_BASE + _palatinate_discard(hand)
-    if phase == pk.PHASE_SCHENKEN:
-        return pk.A_NO_SCHENKEN
-    if phase == pk.PHASE_SCHENKEN_ANSWER:
-        return pk.A_ACCEPT
-    if phase == pk.PHASE_CONTRA_OFFER or phase == pk.PHASE_DOUBLING:
-        return pk.A_NO_DOUBLE
-    return _random_set_index(mask, 0, pk.NUM_ACTIONS, rng)
-
-
-DISCARD_PREFERENCE = np.array([-50, 60, 30, 0, 0, 20, 20, 20], dtype=np.int64)
-"""By rank (A 10 K O U 9 8 7): how gladly a simple-game declarer lays a card away. A ten is banked (unless
-its ace guards it), a King next, small cards to make a suit void; aces win tricks of their own."""
-
-
-@njit
-def _palatinate_discard(hand):
-    """The card a simple-game declarer lays away (``DISCARD_PREFERENCE``, short suits first); never an
-    Ober or Unter while another card is left."""
-    best = -1
-    best_key = -(1 << 30)
-    cards = hand & ~OU_MASK
-    if cards == _ZERO:
-        cards = hand
-    while cards != _ZERO:
-        card = lowest_bit(cards)
-        cards &= cards - _ONE
-        suit, rank = card // 8, card % 8
-        key = DISCARD_PREFERENCE[rank] - 5 * _suit_count(hand, suit)
-        if rank == 1 and (hand >> np.uint64(suit * 8)) & _ONE:
-            key = 10 - 5 * _suit_count(hand, suit)  # a ten beside its ace is safe: keep it
-        if key > best_key:
-            best, best_key = card, key
-    return best
-
-
-@njit
-def _palatinate_card(state, legal, scratch, me):
-    if popcount(legal) == 1:
-        return lowest_bit(legal)
-    declarer = state[pk.S_DECLARER]
-    for seat in range(4):
-        scratch[X_HANDS + seat] = state[pk.S_HAND + seat]
-        scratch[X_TEAM + seat] = -1
-    for i in range(pk.NUM_ACTIVE):
-        seat = state[pk.S_ACTIVE + i]
-        scratch[X_TEAM + seat] = 1 if seat == declarer else 0
-    size = state[pk.S_TRICK_SIZE]
-    for i in range(size):
-        scratch[X_TRICK_CARDS + i] = state[pk.S_TRICK_CARDS + i]
-    num_rest = pk.NUM_ACTIVE - size - 1
-    seat = me
-    for i in range(pk.NUM_ACTIVE - 1):
-        seat = state[pk.S_NEXT + seat]
-        scratch[X_OTHERS + i] = seat
-        if i < num_rest:
-            scratch[X_REST_SEATS + i] = seat
-    tout = state[pk.S_CONTRACT] >= pk.CONTRACT_SOLO_DU
-    return _choose_card(state[pk.S_TRUMP], legal, me, size, num_rest, pk.NUM_ACTIVE - 1, tout, scratch)
-
-
-@njit
-def palatinate_heuristic_action(state, rng, epsilon):
-    """The action the playout policy takes in ``state`` (for tests and for stepping by hand)."""
-    mask = np.zeros(pk.NUM_ACTIONS, dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    pk.legal_action_mask(state, mask)
-    return _palatinate_decision(state, mask, scratch, rng, epsilon)
-
-
-@njit
-def palatinate_heuristic_playout(state, rng, epsilon):
-    """Play the Palatinate hand in ``state`` to its end in place (module docstring)."""
-    mask = np.zeros(pk.NUM_ACTIONS, dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    _palatinate_playout_with(state, rng, epsilon, mask, scratch)
-
-
-@njit
-def _palatinate_playout_with(state, rng, epsilon, mask, scratch):
-    while state[pk.S_TO_ACT] >= 0:
-        pk.apply_action(state, _palatinate_step(state, mask, scratch, rng, epsilon))
 
 
 # ============================================================================ Asserufen
@@ -306,10 +180,8 @@ def _asserufen_playout_with(state, rng, epsilon, mask, scratch):
 
 
 HEURISTIC_ACTION = {
-    "palatinate": palatinate_heuristic_action,
     "asserufen": asserufen_heuristic_action,
 }
 HEURISTIC_PLAYOUT = {
-    "palatinate": palatinate_heuristic_playout,
     "asserufen": asserufen_heuristic_playout,
 }

@@ -103,9 +103,9 @@ GAME_SPECS = (
     GameSpec(
         name="palatinate",
         env_module_name="schafkopf_env.palatinate_v0",
-        kernel_module_name="schafkopf_env.palatinate_kernel",
-        reference_module_name="schafkopf_env.palatinate_reference",
-        policy_module_name="schafkopf_env.palatinate_policy",
+        kernel_module_name="schafkopf_env.palatinate.kernel",
+        reference_module_name="schafkopf_env.palatinate.reference",
+        policy_module_name="schafkopf_env.palatinate.heuristic",
         rules_agent="agents.rules.palatinate:RulesAgent",
         batch_module_name="schafkopf_env.batch",
         variants=({}, {"players": 4}),

@@ -2,7 +2,7 @@
 (``agents.make("rules", "palatinate")``, also with ``players=4``).
 
 It reads only its own observation (``schafkopf_env.palatinate_v0``; the blocks of
-``palatinate_kernel.observation_blocks``) and the action mask:
+``schafkopf_env.palatinate.kernel.observation_blocks``) and the action mask:
 
 - **Round one** (solo kinds): a Du (``heart_solo_du`` / ``solo_du``) only with a hand that takes every
   trick whatever the others and the skat hold; a Heart Solo or Solo with at least ``solo_min_trumps``
@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from schafkopf_env import palatinate_kernel as K
+from schafkopf_env.palatinate import kernel as K
 from trick_core.cards import FRENCH_32
 
 from .schafkopf_common import (

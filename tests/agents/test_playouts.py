@@ -39,7 +39,7 @@ def _num_seats(game: str, params) -> int:
     if game == "knuffeln":
         return int(params[kernel_module(game).PARAM_PLAYERS])
     if game == "palatinate":
-        return int(params[kernel_module(game).P_PLAYERS])
+        return int(params[kernel_module(game).PARAM_PLAYERS])
     return 4
 
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from schafkopf_env import palatinate_kernel as kernel
-from schafkopf_env import palatinate_reference as reference
 from schafkopf_env import palatinate_v0
+from schafkopf_env.palatinate import kernel, reference
 from trick_core.cards import FRENCH_32
 
 from .helpers import (
@@ -41,7 +40,7 @@ def kernel_state_in_play(trump: str) -> np.ndarray:
     state[kernel.S_PHASE] = kernel.PHASE_PLAY
     state[kernel.S_OFFERED : kernel.S_OFFERED + 4] = 1
     for seat in range(4):
-        state[kernel.S_HAND + seat] = 0
+        state[kernel.S_HANDS + seat] = 0
     return state
 
 
@@ -49,9 +48,9 @@ def kernel_trick_winner(trump: str, cards: list[str]) -> int:
     """Position in playing order of the card that wins the trick, by the kernel's own play."""
     state = kernel_state_in_play(trump)
     for card in cards:
-        seat = state[kernel.S_TO_ACT]
-        state[kernel.S_HAND + seat] = 1 << CARDS(card)
-        kernel.apply_action(state, kernel.PLAY_BASE + CARDS(card))
+        seat = state[kernel.S_SEAT_TO_ACT]
+        state[kernel.S_HANDS + seat] = 1 << CARDS(card)
+        kernel.apply_action(state, kernel.CARD_ACTION_BASE + CARDS(card))
     winner = state[kernel.S_TRICK_LOG + 4]
     leader = state[kernel.S_TRICK_LOG]
     return (winner - leader) % 3
@@ -60,10 +59,10 @@ def kernel_trick_winner(trump: str, cards: list[str]) -> int:
 def kernel_legal_cards(trump: str, hand: list[str], led: str | None) -> set[str]:
     state = kernel_state_in_play(trump)
     if led is not None:
-        seat = state[kernel.S_TO_ACT]
-        state[kernel.S_HAND + seat] = 1 << CARDS(led)
+        seat = state[kernel.S_SEAT_TO_ACT]
+        state[kernel.S_HANDS + seat] = 1 << CARDS(led)
         kernel.apply_action(state, CARDS(led))
-    state[kernel.S_HAND + state[kernel.S_TO_ACT]] = FRENCH_32.mask_of(hand)
+    state[kernel.S_HANDS + state[kernel.S_SEAT_TO_ACT]] = FRENCH_32.mask_of(hand)
     mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.int8)
     kernel.legal_action_mask(state, mask)
     return {kernel.ACTION_NAMES[a] for a in np.flatnonzero(mask)}
@@ -155,7 +154,7 @@ HOCH = [
 def test_hoch_table(trump, cards, count):
     assert reference.top_trumps_in_sequence(set(cards), trump) == count
     state = kernel_state_in_play(trump)
-    state[kernel.S_DEALT + 0] = FRENCH_32.mask_of(cards)
+    state[kernel.S_DEALT_HANDS + 0] = FRENCH_32.mask_of(cards)
     state[kernel.S_SKAT] = 0
     assert kernel.hoch_count(state) == count
 
@@ -267,6 +266,19 @@ def test_forehand_is_left_of_the_dealer_and_speaks_first():
         assert to_act(new_env(example_deal(dealer=dealer))) == forehand
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_fixed_deal_without_a_dealer_is_dealt_by_the_seat_before_player_0(players):
+    """Decision P13: the last seat deals, so ``player_0`` is forehand (with four, ``player_3`` sits out)."""
+    options = {key: value for key, value in example_deal().items() if key != "dealer"}
+    env = new_env(options, players=players)
+    state = env.unwrapped.state()
+    assert state["dealer"] == f"player_{players - 1}"
+    assert to_act(env) == "player_0"
+    assert env.unwrapped.game_record()["deal"]["dealer"] == players - 1
+    if players == 4:
+        assert state["hands"]["player_3"] == []
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_random_deal_gives_ten_each_and_two_to_the_skat(seed):
     for players in (3, 4):
@@ -310,7 +322,7 @@ def test_kernel_deal_follows_the_packets_three_two_four_three():
     assert state[kernel.S_DEALER] == dealer
     assert state[kernel.S_SKAT] == FRENCH_32.mask_of(skat)
     for seat in order:
-        assert state[kernel.S_DEALT + seat] == FRENCH_32.mask_of(hands[seat])
+        assert state[kernel.S_DEALT_HANDS + seat] == FRENCH_32.mask_of(hands[seat])
 
 
 # ------------------------------------------------------------------------------------ bidding

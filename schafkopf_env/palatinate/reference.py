@@ -1,10 +1,9 @@
 """Palatinate Schafkopf for three active players, written plainly to read like the rules.
 
-This is the slow, obviously-correct twin of ``schafkopf_env.palatinate_kernel``: plain Python over card
-strings (``"CQ"``, ``"H10"``), its own rank lists and no shared tables, following
-``shared/rules/palatinate_schafkopf.md`` sections 1 and 2 and the pins and decisions documented in
-``schafkopf_env.palatinate_v0``. The tests play thousands of seeded random hands through both and compare
-legal actions, trick winners and settlements.
+This is the slow, obviously-correct twin of the kernel (``schafkopf_env.palatinate.kernel``): plain Python
+over card strings (``"CQ"``, ``"H10"``), its own rank lists and no shared tables, following
+``docs/rules/palatinate_schafkopf.md`` sections 1 and 2 with its pins and decisions. The tests play
+thousands of seeded random hands through both and compare legal actions, trick winners and settlements.
 
 Usage::
 
@@ -15,6 +14,8 @@ Usage::
 """
 
 from __future__ import annotations
+
+from itertools import takewhile
 
 SUITS = ("C", "S", "H", "D")
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7")
@@ -29,12 +30,14 @@ SOLO_KINDS = ["solo", "heart_solo", "solo_du", "heart_solo_du"]
 """Round-one bids from lowest to highest."""
 
 
-def suit_of(card: str) -> str:
-    return card[0]
-
-
 def rank_of(card: str) -> str:
+    """``"10"`` of ``"H10"``."""
     return card[1:]
+
+
+def suit_of(card: str) -> str:
+    """``"H"`` of ``"H10"``."""
+    return card[0]
 
 
 def points_of(cards) -> int:
@@ -81,14 +84,9 @@ def may_play(hand: list[str], trick: list[str], trump_suit: str) -> list[str]:
 def top_trumps_in_sequence(declarer_cards: set[str], trump_suit: str) -> int:
     """Hoch: how many trumps from CQ down one side held without a gap ("with" or "without" alike); it
     counts only from three upward."""
-    trumps = trumps_in_order(trump_suit)
-    declarer_has_top = trumps[0] in declarer_cards
-    count = 0
-    for card in trumps:
-        if (card in declarer_cards) != declarer_has_top:
-            break
-        count += 1
-    return count if count >= 3 else 0
+    held_by_declarer = [card in declarer_cards for card in trumps_in_order(trump_suit)]
+    same_side_as_top = list(takewhile(lambda held: held == held_by_declarer[0], held_by_declarer))
+    return len(same_side_as_top) if len(same_side_as_top) >= 3 else 0
 
 
 def game_value(
