@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env import asserufen_kernel as ak
 from schafkopf_env import palatinate_kernel as pk
 from schafkopf_env.card_play import (  # noqa: F401  (transitional: the shared card play)
     HEARTS_BONUS,
@@ -62,7 +61,6 @@ from schafkopf_env.card_play import (  # noqa: F401  (transitional: the shared c
     X_TRICK_CARDS,
     suit_game_strength,
 )
-from schafkopf_env.card_play import base_game_hand as _base_game_hand
 from schafkopf_env.card_play import choose_card as _choose_card
 from schafkopf_env.card_play import mask_bits as _mask_bits
 from schafkopf_env.card_play import random_card_action as _random_card_action
@@ -200,116 +198,9 @@ def _palatinate_playout_with(state, rng, epsilon, mask, scratch):
         pk.apply_action(state, _palatinate_step(state, mask, scratch, rng, epsilon))
 
 
-# ============================================================================ Asserufen
-
-
-@inline_njit
-def _asserufen_step(state, mask, scratch, rng, epsilon):
-    """The playout's action: a card straight from the legal card bits (most steps), else from ``mask``."""
-    if state[ak.PHASE] == ak.PHASE_PLAY:
-        return _asserufen_card_action(state, ak.legal_card_mask(state, state[ak.SEAT_TO_ACT]), scratch, rng, epsilon)
-    ak.legal_action_mask(state, mask)
-    return _asserufen_decision(state, mask, scratch, rng, epsilon)
-
-
-@inline_njit
-def _asserufen_card_action(state, legal, scratch, rng, epsilon):
-    """The card action among the ``legal`` card bits: random with probability ``epsilon``, else heuristic."""
-    if epsilon > 0.0 and _uniform01(rng) < epsilon:
-        return _random_card_action(legal, ak.ACTION_CARD_FIRST, rng)
-    return ak.ACTION_CARD_FIRST + _asserufen_card(state, legal, scratch, state[ak.SEAT_TO_ACT])
-
-
-@njit
-def _asserufen_decision(state, mask, scratch, rng, epsilon):
-    phase = state[ak.PHASE]
-    seat = state[ak.SEAT_TO_ACT]
-    if phase == ak.PHASE_PLAY:
-        return _asserufen_card_action(state, _mask_bits(mask, ak.ACTION_CARD_FIRST, 32), scratch, rng, epsilon)
-    hand = np.uint64(state[ak.HANDS + seat])
-    if phase == ak.PHASE_BIDDING:
-        if mask[ak.ACTION_HAENGE_AN] != 0 and _base_game_hand(hand):
-            return ak.ACTION_HAENGE_AN
-        return ak.ACTION_WEG
-    if phase == ak.PHASE_ANSWER:
-        has_ace = (hand & ak.NON_TRUMP_ACES_MASK) != _ZERO
-        return ak.ACTION_ACCEPT if has_ace else ak.ACTION_REFUSE
-    if phase == ak.PHASE_CALL:
-        best = -1
-        best_key = 1 << 30
-        for i in range(ak.NUM_CALL_ACTIONS):
-            if mask[ak.ACTION_CALL_FIRST + i] != 0:
-                card = ak.CALL_CARDS[i]
-                count = _suit_count(hand, card // 8)
-                key = count if count > 0 else 50  # a suit held, shortest first
-                if key < best_key:
-                    best, best_key = ak.ACTION_CALL_FIRST + i, key
-        return best
-    if phase == ak.PHASE_TRUMP:
-        best = -1
-        best_key = -1e9
-        for i in range(ak.NUM_TRUMP_ACTIONS):
-            if mask[ak.ACTION_TRUMP_FIRST + i] != 0:
-                key = suit_game_strength(hand, ak.TRUMP_ACTION_SUITS[i])
-                if key > best_key:
-                    best, best_key = ak.ACTION_TRUMP_FIRST + i, key
-        return best
-    if phase == ak.PHASE_OFFER or phase == ak.PHASE_ROUND:
-        return ak.ACTION_NO_DOUBLE
-    return _random_set_index(mask, 0, ak.NUM_ACTIONS, rng)
-
-
-@njit
-def _asserufen_card(state, legal, scratch, me):
-    if popcount(legal) == 1:
-        return lowest_bit(legal)
-    contract = state[ak.CONTRACT]
-    declarer = state[ak.DECLARER]
-    partner = state[ak.PARTNER] if contract == ak.CONTRACT_ACE_CALL else -1
-    for seat in range(4):
-        scratch[X_HANDS + seat] = state[ak.HANDS + seat]
-        scratch[X_TEAM + seat] = 1 if (seat == declarer or seat == partner) else 0
-    trick = state[ak.TRICK_NUMBER]
-    size = state[ak.TRICK_COUNT]
-    for i in range(size):
-        scratch[X_TRICK_CARDS + i] = state[ak.TRICK_CARDS + trick * 4 + i]
-    num_rest = 4 - size - 1
-    for i in range(num_rest):
-        scratch[X_REST_SEATS + i] = (me + 1 + i) % 4
-    for i in range(3):
-        scratch[X_OTHERS + i] = (me + 1 + i) % 4
-    tout = contract == ak.CONTRACT_SOLO_DU or contract == ak.CONTRACT_HEART_SOLO_DU
-    return _choose_card(state[ak.TRUMP_KIND], legal, me, size, num_rest, 3, tout, scratch)
-
-
-@njit
-def asserufen_heuristic_action(state, rng, epsilon):
-    """The action the playout policy takes in ``state`` (for tests and for stepping by hand)."""
-    mask = np.zeros(ak.NUM_ACTIONS, dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    ak.legal_action_mask(state, mask)
-    return _asserufen_decision(state, mask, scratch, rng, epsilon)
-
-
-@njit
-def asserufen_heuristic_playout(state, rng, epsilon):
-    """Play the Asserufen hand in ``state`` to its end in place (module docstring)."""
-    mask = np.zeros(ak.NUM_ACTIONS, dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    _asserufen_playout_with(state, rng, epsilon, mask, scratch)
-
-
-@njit
-def _asserufen_playout_with(state, rng, epsilon, mask, scratch):
-    while state[ak.SEAT_TO_ACT] >= 0:
-        ak.apply_action(state, _asserufen_step(state, mask, scratch, rng, epsilon))
-
-
 HEURISTIC_ACTION = {
     "palatinate": palatinate_heuristic_action,
-    "asserufen": asserufen_heuristic_action,
 }
 HEURISTIC_PLAYOUT = {
     "palatinate": palatinate_heuristic_playout,
-    "asserufen": asserufen_heuristic_playout,
 }

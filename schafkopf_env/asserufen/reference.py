@@ -1,7 +1,7 @@
-"""Plain-Python reference of Asserufen, written to read like ``shared/rules/palatinate_schafkopf.md``
-(sections 1 and 3 with their pinned statements). Slow and obvious on purpose: the compiled kernel
-(``asserufen_kernel``) is tested against it on thousands of random hands. It shares no tables with the
-kernel: cards are strings such as ``"CQ"``, actions the fixed strings of ``shared/API.md``.
+"""Plain-Python reference of Asserufen, written to read like ``docs/rules/palatinate_schafkopf.md``
+(sections 1 and 3 with their pinned statements and decisions). Slow and obvious on purpose: the compiled
+kernel (``schafkopf_env.asserufen.kernel``) is tested against it on thousands of random hands. It shares no
+tables with the kernel: cards are strings such as ``"CQ"``, actions the env's action strings.
 """
 
 from __future__ import annotations
