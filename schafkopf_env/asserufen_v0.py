@@ -7,14 +7,18 @@ in units. The rules run in the compiled kernel ``schafkopf_env.asserufen.kernel`
 ``schafkopf_env.asserufen.reference`` is the plain-Python twin the kernel is tested against.
 
 ```python
-import numpy as np
+import random
 from schafkopf_env import asserufen_v0
-env = asserufen_v0.env(render_mode="ansi")
+env = asserufen_v0.env(render_mode="ansi", max_doublings=2)
 env.reset(seed=0)
+choose = random.Random(0).choice
 for agent in env.agent_iter():
-    observation, reward, termination, truncation, info = env.last()
-    action = None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[0])
-    env.step(action)
+    if env.terminations[agent]:  # the hand is over: every agent steps None once
+        env.step(None)
+        continue
+    legal = env.unwrapped.legal_action_strings()  # e.g. ["weg", "haenge_an", "solo", ...]
+    env.step(env.unwrapped.string_to_action(choose(legal)))
+print(env.render())  # the hands, the contract and the result
 ```
 
 | | |
@@ -157,15 +161,12 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env.asserufen import kernel
+from schafkopf_env.four_hands import FourHandsEnv
 from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import FRENCH_32
-from trick_core.deal import DealBuilder, parse_dealer, parse_hands
-from trick_core.kernel_env import Deal, KernelEnv
 
 GAME = kernel.GAME
 NUM_SEATS = kernel.NUM_SEATS
-DEFAULT_DEALER = 3
-"""A fixed deal without a dealer: seat 3 deals, so ``player_0`` is forehand (decision A10)."""
 
 
 def env(**config) -> AsserufenEnv:
@@ -178,10 +179,10 @@ def raw_env(**config) -> AsserufenEnv:
     return AsserufenEnv(**config)
 
 
-class AsserufenEnv(KernelEnv):
+class AsserufenEnv(FourHandsEnv):
     """Asserufen as a PettingZoo AEC env (module docstring: the docs page)."""
 
-    metadata = {**KernelEnv.metadata, "name": "asserufen_v0"}
+    metadata = {**FourHandsEnv.metadata, "name": "asserufen_v0"}
     game_name = GAME
     deck = FRENCH_32
     action_names = kernel.ACTION_NAMES
@@ -207,44 +208,7 @@ class AsserufenEnv(KernelEnv):
         obs_size = kernel.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)]
         self._setup_kernel(params, obs_size, kernel.OBS_HIGH)
 
-    # ------------------------------------------------------------ deals
-    # A random deal is shuffled in the kernel from a seed drawn from the env's generator (cheap and
-    # reproducible from reset(seed=...)); a fixed deal is the 32 card indices, seat by seat. Records always
-    # read the dealt hands back from the kernel state.
-    def _parse_deal(self, options: dict) -> Deal:
-        for key in ("skat", "stock"):
-            if key in options:
-                raise ValueError(f"{GAME}: there is no {key} in Asserufen (all 32 cards are dealt)")
-        dealer = parse_dealer(options, NUM_SEATS, GAME, DEFAULT_DEALER)
-        if "hands" not in options:
-            return self._random_deal(self._np_random, dealer)
-        builder = DealBuilder(FRENCH_32, GAME)
-        hands = parse_hands(builder, options, self.possible_agents, kernel.HAND_SIZE)
-        builder.require_complete()
-        cards = np.array([card for agent in self.possible_agents for card in hands[agent]], dtype=np.int64)
-        return Deal(dealer, cards)
-
-    def _deal_options(self, deal) -> dict:
-        """The ``reset`` options recreating the hand being played (read from the kernel state)."""
-        return {
-            "dealer": int(self._state[kernel.S_DEALER]),
-            "hands": {
-                agent: self._card_names(self._state[kernel.S_DEALT_HANDS + seat])
-                for seat, agent in enumerate(self.possible_agents)
-            },
-        }
-
-    def _deal_from_state(self, state: np.ndarray) -> Deal:
-        hands = [FRENCH_32.cards_of(int(state[kernel.S_DEALT_HANDS + seat])) for seat in range(NUM_SEATS)]
-        return Deal(int(state[kernel.S_DEALER]), np.array([c for hand in hands for c in hand], dtype=np.int64))
-
     # ------------------------------------------------------------ inspection
-    def _card_names(self, mask: int) -> list[str]:
-        return FRENCH_32.names_of(int(mask))
-
-    def _agent(self, seat: int) -> str | None:
-        return self.possible_agents[seat] if seat >= 0 else None
-
     def state(self) -> dict:
         """The full state as plain Python (JSON-serialisable): deal, history, contract, tricks, score."""
         s = self._state

@@ -6,6 +6,8 @@ tables with the kernel: cards are strings such as ``"CQ"``, actions the env's ac
 
 from __future__ import annotations
 
+from itertools import takewhile
+
 SUITS = ("C", "S", "H", "D")
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7")
 CARD_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
@@ -338,13 +340,9 @@ class AsserufenReference:
         """Consecutive top trumps from CQ down held by one side at the start (with or without), from 3."""
         side_cards = {c for s in self.declarer_side() for c in self.dealt[s]}
         order = self.trump_order()
-        side_has_top = order[0] in side_cards
-        count = 0
-        for card in order:
-            if (card in side_cards) != side_has_top:
-                break
-            count += 1
-        return count if count >= 3 else 0
+        with_top = order[0] in side_cards  # "with" the top trumps, or "without" them
+        run = len(list(takewhile(lambda card: (card in side_cards) == with_top, order)))
+        return run if run >= 3 else 0
 
     def settlement(self) -> list[int]:
         if self.phase != "over" or self.contract is None:

@@ -1,8 +1,9 @@
-"""The rules of Asserufen by phase, joined: the legal actions of the seat to act and the effect of an
-action, as inline functions (the bodies live in ``bidding``, ``doubling`` and ``play``).
+"""The phases of an Asserufen hand joined into the two functions every step needs: which actions the
+seat to act may take (``legal_action_bits``) and what an action does (``apply``). Both are inline; the
+rules of each phase live in ``bidding``, ``doubling`` and ``play``.
 
-Legal actions are computed as the bits of one ``uint64`` (56 actions fit), so that a random playout draws
-an action with one popcount and one select (``random_step``).
+The legal actions are the set bits of one ``uint64`` (all 56 actions fit), so the random playouts pick
+one with a single popcount and select (``random_step``) and the env's mask is written from the same bits.
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ def test_render_ansi_and_human(capsys):
         ({"dealer": 0, "hands": {**DEAL, "player_0": ["CX"] + DEAL["player_0"][1:]}}, "unknown card"),
         ({"dealer": 0, "hands": {k: v for k, v in DEAL.items() if k != "player_3"}}, "missing"),
         ({"dealer": 4, "hands": DEAL}, "dealer must be a seat"),
-        ({"dealer": 0, "hands": DEAL, "skat": ["C7", "C8"]}, "no skat"),
+        ({"dealer": 0, "hands": DEAL, "skat": ["C7", "C8"]}, "no 'skat'"),
         ({"dealer": 0, "hands": DEAL, "talon": []}, "unknown reset option"),
         ({"dealer": 0, "hands": "CQ SQ"}, "must map each"),
     ],
