@@ -43,7 +43,7 @@ def _palatinate(rng: random.Random, config: dict) -> list:
 
 
 def _asserufen(rng: random.Random, config: dict) -> list:
-    from schafkopf_env import asserufen_reference as ref
+    from schafkopf_env.asserufen import reference as ref
 
     pack = ref.all_cards()
     rng.shuffle(pack)

@@ -114,9 +114,9 @@ GAME_SPECS = (
     GameSpec(
         name="asserufen",
         env_module_name="schafkopf_env.asserufen_v0",
-        kernel_module_name="schafkopf_env.asserufen_kernel",
-        reference_module_name="schafkopf_env.asserufen_reference",
-        policy_module_name="schafkopf_env.asserufen_policy",
+        kernel_module_name="schafkopf_env.asserufen.kernel",
+        reference_module_name="schafkopf_env.asserufen.reference",
+        policy_module_name="schafkopf_env.asserufen.heuristic",
         rules_agent="agents.rules.asserufen:RulesAgent",
         batch_module_name="schafkopf_env.batch",
         variants=({}, {"max_doublings": 1}),

@@ -1,7 +1,7 @@
 """Rule-based player of Asserufen, Palatinate Schafkopf for four (``agents.make("rules", "asserufen")``).
 
 It reads only its own observation (``schafkopf_env.asserufen_v0``; the segments of
-``asserufen_kernel.OBSERVATION_SEGMENTS``) and the action mask:
+``schafkopf_env.asserufen.layout.OBSERVATION_SEGMENTS``) and the action mask:
 
 - **Bidding** (one pass in seat order): a Du only with a hand that takes every trick whatever the others
   hold; a Heart Solo / Solo with at least five trumps and strength ``solo``, hearts preferred (worth a
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from schafkopf_env import asserufen_kernel as K
+from schafkopf_env.asserufen import kernel as K
 from trick_core.cards import FRENCH_32
 
 from .schafkopf_common import (

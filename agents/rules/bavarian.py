@@ -1,6 +1,6 @@
 """Rule-based player of Bavarian Schafkopf (``agents.make("rules", "bavarian")``).
 
-It reads only its own observation (``schafkopf_env.bavarian_v0``, offsets ``bavarian_kernel.OBS_*``) and
+It reads only its own observation (``schafkopf_env.bavarian_v0``, offsets ``schafkopf_env.bavarian.layout.OBS_*``) and
 the action mask, and plays like a careful club player:
 
 - **Bidding**, from hand strength (``agents.rules.schafkopf_common``): ``sie`` whenever it is legal (all

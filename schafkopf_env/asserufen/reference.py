@@ -1,10 +1,12 @@
-"""Plain-Python reference of Asserufen, written to read like ``shared/rules/palatinate_schafkopf.md``
-(sections 1 and 3 with their pinned statements). Slow and obvious on purpose: the compiled kernel
-(``asserufen_kernel``) is tested against it on thousands of random hands. It shares no tables with the
-kernel: cards are strings such as ``"CQ"``, actions the fixed strings of ``shared/API.md``.
+"""Plain-Python reference of Asserufen, written to read like ``docs/rules/palatinate_schafkopf.md``
+(sections 1 and 3 with their pinned statements and decisions). Slow and obvious on purpose: the compiled
+kernel (``schafkopf_env.asserufen.kernel``) is tested against it on thousands of random hands. It shares no
+tables with the kernel: cards are strings such as ``"CQ"``, actions the env's action strings.
 """
 
 from __future__ import annotations
+
+from itertools import takewhile
 
 SUITS = ("C", "S", "H", "D")
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7")
@@ -338,13 +340,9 @@ class AsserufenReference:
         """Consecutive top trumps from CQ down held by one side at the start (with or without), from 3."""
         side_cards = {c for s in self.declarer_side() for c in self.dealt[s]}
         order = self.trump_order()
-        side_has_top = order[0] in side_cards
-        count = 0
-        for card in order:
-            if (card in side_cards) != side_has_top:
-                break
-            count += 1
-        return count if count >= 3 else 0
+        with_top = order[0] in side_cards  # "with" the top trumps, or "without" them
+        run = len(list(takewhile(lambda card: (card in side_cards) == with_top, order)))
+        return run if run >= 3 else 0
 
     def settlement(self) -> list[int]:
         if self.phase != "over" or self.contract is None:
