@@ -18,7 +18,7 @@ from agents.rules_knuffeln import (
     Situation,
     decode,
 )
-from knuffeln_env import kernel as K
+from knuffeln_env.knuffeln import kernel as K
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "4", "3", "2")
 DECK = [suit + rank for suit in "CSHD" for rank in RANKS]

@@ -18,7 +18,7 @@ from agents.games import VARIANTS, kernel_module, make_env, variant_id
 from agents.pimc import nan_mean
 from agents.pimc_knuffeln import KnuffelnPIMCAgent
 from agents.search import HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS, search_function
-from knuffeln_env import kernel as K
+from knuffeln_env.knuffeln import kernel as K
 from trick_core import drivers
 from trick_core.bits import make_rng
 from trick_core.registry import game_spec
