@@ -186,33 +186,8 @@ from .knuffeln import match as match_play
 
 GAME = kernel.GAME
 
-PHRASES = (
-    "Are you old?",
-    "Can you take any tricks?",
-    "Can you?",
-    "Can you meet me?",
-    "Have you got something suitable?",
-    "You play first, I have an Ole",
-    "I have a beater and two leaders",
-    "I have only two Puzers",
-    "I feel bad",
-    "Let it come",
-    "Let it run",
-    "Certainly",
-    "I can't do anything",
-    "I can't, you must play a beater",
-    "I can go a little ahead",
-    "I can help you only once",
-    "I'll certainly make two tricks",
-    "One for the Jann",
-    "Who can?",
-    "A sign of weakness",
-    "They play that in bad weather",
-    "We'll play",
-    "I'll turn one",
-    "We fold",
-)
-"""The lexicon of ``say:k`` (``PHRASES[k - 1]``), section 7 of the rules (English gist)."""
+PHRASES = kernel.PHRASES
+"""The lexicon of ``say:k`` (``PHRASES[k - 1]``): the 24 stock phrases of section 7 of the rules."""
 
 
 def env(**config) -> KnuffelnEnv:

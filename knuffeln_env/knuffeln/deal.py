@@ -2,8 +2,8 @@
 the chosen suits (four of one suit: the same dealer deals again), and the first decision of the hand —
 the ten exchange, or with five players the dealer's choice to play alone or sit out.
 
-Rules: ``docs/rules/knuffeln.md#3-deal-chosen-suits-exchanges`` and ``#91-five-players``; a fixed deal
-that needs a new deal is redealt reproducibly from its cards (decision K1).
+Rules: ``docs/rules/knuffeln.md#3-deal-chosen-suits-exchanges`` and ``docs/rules/knuffeln.md#91-five-players``;
+a fixed deal that needs a new deal is redealt reproducibly from its cards (decision K1).
 
 **Deal cards** (``start_from_cards``, ``kernel.init_state``): the hands seat by seat (five players: the
 four non-dealers in seat order), 9 cards each, then the 12 stock cards from the top (turned first) to the
@@ -85,6 +85,15 @@ deal's cards, so the same deal always redeals the same way)."""
 
 
 @inline_njit
+def mask_of_cards(cards, start, count):
+    """The card mask of ``cards[start:start + count]``."""
+    mask = np.int64(0)
+    for i in range(start, start + count):
+        mask |= card_bit(cards[i])
+    return mask
+
+
+@inline_njit
 def turned_count(state):
     """Cards turned from the top of the stock to choose the suits (2..4), or 0 when the first four
     share one suit and the same dealer must deal again."""
@@ -140,13 +149,9 @@ def start_from_cards(state, params, dealer, deal_cards):
     state[S_DEALER] = dealer
     position = 0
     for seat in range(players):
-        if players == 5 and seat == dealer:
-            continue
-        mask = np.int64(0)
-        for _ in range(CARDS_PER_HAND):
-            mask |= card_bit(deal_cards[position])
-            position += 1
-        state[S_DEALT_HANDS + seat] = mask
+        if not (players == 5 and seat == dealer):  # five players: the dealer is dealt no hand
+            state[S_DEALT_HANDS + seat] = mask_of_cards(deal_cards, position, CARDS_PER_HAND)
+            position += CARDS_PER_HAND
     for k in range(STOCK_SIZE):
         state[S_STOCK + k] = deal_cards[position + k]
     if turned_count(state) == 0:

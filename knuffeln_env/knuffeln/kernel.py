@@ -29,21 +29,13 @@ seat (five players: the four non-dealers in seat order), 9 cards each, then the 
 
 from __future__ import annotations
 
-from trick_core.jit import inline_njit, njit, njit_no_refcount
+from trick_core.jit import njit, njit_no_refcount
 
 from .deal import deal_at_random, start_from_cards
 from .layout import *  # noqa: F403  (re-exported: the state and observation layout)
-from .layout import S_SEAT_TO_ACT
 from .observe import observe  # noqa: F401
 from .play import beats, trick_winner_position  # noqa: F401
-from .resample import (  # noqa: F401  (the resampling protocol of trick_core.drivers)
-    DEAL_TRIES,
-    MAX_HOLDERS,
-    RESAMPLE_ATTEMPTS,
-    hidden_card_constraints,
-    replay_sample,
-    resample_context,
-)
+from .resample import *  # noqa: F403  (re-exported: the resampling protocol of trick_core.drivers)
 from .rules import (  # noqa: F401
     apply_action,
     draw_legal_action,
@@ -53,14 +45,8 @@ from .rules import (  # noqa: F401
     random_step,
 )
 from .scoring import settle
+from .state import current_seat  # noqa: F401
 from .tables import *  # noqa: F403  (re-exported: the game's constants, make_params, action_names)
-
-
-@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
-def init_state(state, params, dealer, deal_cards):
-    """Start a hand from a fixed deal (order: the module docstring). Four stock cards of one suit turned:
-    redealt reproducibly from the given cards (decision K1)."""
-    start_from_cards(state, params, dealer, deal_cards)
 
 
 @njit_no_refcount
@@ -70,10 +56,11 @@ def deal_random(state, params, rng):
     deal_at_random(state, params, rng)
 
 
-@inline_njit
-def current_seat(state):
-    """The seat to act, -1 once the hand is over."""
-    return state[S_SEAT_TO_ACT]
+@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
+def init_state(state, params, dealer, deal_cards):
+    """Start a hand from a fixed deal (order: the module docstring). Four stock cards of one suit turned:
+    redealt reproducibly from the given cards (decision K1)."""
+    start_from_cards(state, params, dealer, deal_cards)
 
 
 @njit_no_refcount

@@ -60,6 +60,10 @@ from .tables import (
     STOCK_SIZE,
 )
 
+__all__ = ("MAX_HOLDERS", "DEAL_TRIES", "RESAMPLE_ATTEMPTS", "hidden_card_constraints", "resample_context",
+           "replay_sample")
+"""The resampling protocol of ``trick_core.drivers.resample_hidden`` (re-exported by ``kernel``)."""
+
 MAX_HOLDERS = MAX_SEATS + 2
 """Holders of hidden cards: the hands (rows 0..players-1), the free stock positions (row ``players``) and
 the checked non-Ole at the bottom of the stock (row ``players + 1``)."""

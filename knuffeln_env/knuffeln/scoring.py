@@ -2,7 +2,8 @@
 and be committed to the Durchmarsch), the march, and the payment between the teams.
 
 Rules: ``docs/rules/knuffeln.md#5-end-of-the-hand-jann-and-durchmarsch`` and
-``#8-stakes-and-payment``; a five-player dealer game has min(9, dealer's cards) tricks (decision K11).
+``docs/rules/knuffeln.md#8-stakes-and-payment``; a five-player dealer game has min(9, dealer's cards)
+tricks (decision K11).
 """
 
 from __future__ import annotations

@@ -21,9 +21,16 @@ from .layout import (
     S_NEXT,
     S_PARAMS,
     S_REDEALS,
+    S_SEAT_TO_ACT,
     S_TEAM,
 )
 from .tables import NUM_RANKS, OLE_MASK, PARAMS_SIZE
+
+
+@inline_njit
+def current_seat(state):
+    """The seat to act, -1 once the hand is over."""
+    return state[S_SEAT_TO_ACT]
 
 
 @inline_njit

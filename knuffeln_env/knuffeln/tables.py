@@ -137,7 +137,35 @@ PAY_PER_TURN = 1
 
 TALK_OFF, TALK_LEXICON, TALK_TOKENS = range(3)
 MAX_TOKENS = 64
-NUM_PHRASES = 24
+PHRASES = (
+    "Are you old?",
+    "Can you take any tricks?",
+    "Can you?",
+    "Can you meet me?",
+    "Have you got something suitable?",
+    "You play first, I have an Ole",
+    "I have a beater and two leaders",
+    "I have only two Puzers",
+    "I feel bad",
+    "Let it come",
+    "Let it run",
+    "Certainly",
+    "I can't do anything",
+    "I can't, you must play a beater",
+    "I can go a little ahead",
+    "I can help you only once",
+    "I'll certainly make two tricks",
+    "One for the Jann",
+    "Who can?",
+    "A sign of weakness",
+    "They play that in bad weather",
+    "We'll play",
+    "I'll turn one",
+    "We fold",
+)
+"""The lexicon of ``say:k`` (``PHRASES[k - 1]``): the stock phrases of ``docs/rules/knuffeln.md#7-table-talk``
+(English gist). The engine never checks the truth of a phrase."""
+NUM_PHRASES = len(PHRASES)
 
 PARAM_VARIANT, PARAM_PLAYERS, PARAM_TALK, PARAM_TOKENS = range(4)
 PARAMS_SIZE = 4
