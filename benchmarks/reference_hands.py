@@ -54,7 +54,7 @@ def _asserufen(rng: random.Random, config: dict) -> list:
 
 
 def _knuffeln(rng: random.Random, config: dict) -> list:
-    from knuffeln_env import reference as ref
+    from knuffeln_env.knuffeln import reference as ref
 
     variant = config.get("variant", "bohmstedt")
     players = config.get("players", 4)

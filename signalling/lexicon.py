@@ -69,7 +69,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agents.rules.knuffeln import Situation, decode
-from knuffeln_env import kernel as K
+from knuffeln_env.knuffeln import kernel as K
 from knuffeln_env.knuffeln_v0 import PHRASES
 
 TRUE, FALSE, UNCHECKABLE = "true", "false", "uncheckable"
@@ -145,7 +145,7 @@ class SpeakerState:
     hand: int
     kept: int  # the hand less the card played (or led face down) at the following card turn
     chosen: int  # 4-bit mask of the chosen suits
-    ranking: int  # unchosen-suit ranking of the variant (knuffeln_env.kernel.RANKING_*)
+    ranking: int  # unchosen-suit ranking of the variant (knuffeln_env.knuffeln.kernel.RANKING_*)
     leading: bool  # no card in the trick yet: the speaker leads
     winner_card: int | None  # the provisional winner's card (None when leading)
     partner_winning: bool  # a teammate's card is the provisional winner

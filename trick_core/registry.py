@@ -73,9 +73,9 @@ GAME_SPECS = (
     GameSpec(
         name="knuffeln",
         env_module_name="knuffeln_env.knuffeln_v0",
-        kernel_module_name="knuffeln_env.kernel",
-        reference_module_name="knuffeln_env.reference",
-        policy_module_name="knuffeln_env.playouts",
+        kernel_module_name="knuffeln_env.knuffeln.kernel",
+        reference_module_name="knuffeln_env.knuffeln.reference",
+        policy_module_name="knuffeln_env.knuffeln.heuristic",
         rules_agent="agents.rules.knuffeln:RulesAgent",
         batch_module_name="knuffeln_env.batch",
         variants=(

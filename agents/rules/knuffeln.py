@@ -1,8 +1,8 @@
 """Rule-based Knüffeln player (``agents.make("rules", "knuffeln")``).
 
 It sees the table only through its own observation (decoded with the section list that
-``knuffeln_env.kernel.observation_layout`` publishes), the action mask and the public configuration, and
-plays like a sensible player of ``shared/rules/knuffeln.md``.
+``knuffeln_env.knuffeln.kernel.observation_layout`` publishes), the action mask and the public configuration, and
+plays like a sensible player of ``docs/rules/knuffeln.md``.
 
 **Card play.** Every card has a *weight*, the share of a later trick it is still worth (Oles 0.8-1,
 chosen beaters A J 6 2 3 4 0.75-0.25, a chosen 7 0.9 as a sure trick when led, chosen 9/8 0.3, an
@@ -71,7 +71,7 @@ from functools import cache
 
 import numpy as np
 
-from knuffeln_env import kernel as K
+from knuffeln_env.knuffeln import kernel as K
 
 from ..base import Agent
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knuffeln_env import kernel as K
+from knuffeln_env.knuffeln import kernel as K
 
 from ..base import legal_actions, positive_int
 from ..rules.knuffeln import decode

@@ -17,7 +17,7 @@ from agents.rules.knuffeln import (
     Situation,
     decode,
 )
-from knuffeln_env import kernel as K
+from knuffeln_env.knuffeln import kernel as K
 from trick_core.registry import make_env
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "4", "3", "2")

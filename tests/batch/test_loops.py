@@ -54,7 +54,7 @@ def test_specialised_loops_are_loaded_from_the_disk_cache_in_a_new_process():
 
 
 def test_fingerprint_follows_the_loaded_code_and_differs_between_kernels():
-    from knuffeln_env import kernel as knuffeln_kernel
+    from knuffeln_env.knuffeln import kernel as knuffeln_kernel
     from schafkopf_env.asserufen import kernel as asserufen_kernel
     from schafkopf_env.bavarian import kernel as bavarian_kernel
 

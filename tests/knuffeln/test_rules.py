@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knuffeln_env import kernel, reference
+from knuffeln_env.knuffeln import kernel, reference
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 
 from .helpers import (

@@ -1,13 +1,14 @@
-"""Plain-Python reference of Knüffeln (``shared/rules/knuffeln.md``), written to read like the rules.
+"""Plain-Python reference of Knüffeln (``docs/rules/knuffeln.md``), written to read like the rules.
 
 Slow and independent of the compiled kernel: cards are strings (``"H2"``), hands are sets, and the
 course of a hand is one generator (``_hand``) that yields each decision ``(seat, legal action strings)``
 and receives the chosen action — deal, chosen suits, ten exchange, bottom-Ole exchange, tricks, Jann,
-march, drehen, talk, payment, in the order the rules tell them. The tests drive this and the kernel
-side by side with the same actions and compare every decision, trick and payment.
+march, drehen, talk, payment, in the order the rules tell them. ``ReferenceLadder`` scores a match of
+such hands (section 9.4). The tests drive this and the kernel side by side with the same actions and
+compare every decision, trick and payment, and the ladder after every hand.
 
-The pins and decisions are the env's (``knuffeln_env.knuffeln_v0`` docs page); the reference follows
-them, written again from the rules text.
+The pins and decisions are those of the rules page (its decisions list, K1 to K25); the reference
+follows them, written again from the rules text.
 """
 
 from __future__ import annotations
@@ -391,3 +392,48 @@ class ReferenceHand:
                 if self.team[winner] == winning_team and self.team[loser] != winning_team:
                     self.settlement[winner] += units
                     self.settlement[loser] -= units
+
+
+# ----------------------------------------------------------------------------- section 9.4
+
+
+class ReferenceLadder:
+    """Ladder scoring of a match (section 9.4): each team starts with four rungs; the winners of a hand
+    wipe one for a plain win (a fled turn counts as the turner's plain win, K20), two for a Jann, one more
+    per accepted turn, and all for a march or a failed march (K20), never more than they have left. The
+    first team to wipe all its rungs wins the match: a Brille (double) if it wiped all four in one hand
+    (K21), else a Knüppel."""
+
+    RUNGS = 4
+
+    def __init__(self) -> None:
+        self.rungs = {0: self.RUNGS, 1: self.RUNGS}
+        self.hands_played = 0
+        self.winner: int | None = None
+        self.brille = False
+
+    def score(self, kind: str, winning_team: int, accepted_turns: int) -> None:
+        """Record a finished hand: its result kind (``ReferenceHand.result[0]``), winning team and the
+        turns accepted in it."""
+        if self.winner is not None:
+            raise ValueError("the match is over")
+        if kind in ("march", "failed_march"):
+            wiped = self.RUNGS
+        elif kind == "jann":
+            wiped = 2 + accepted_turns
+        else:  # "plain" or "fled"
+            wiped = 1 + accepted_turns
+        before = self.rungs[winning_team]
+        self.rungs[winning_team] = max(0, before - wiped)
+        self.hands_played += 1
+        if self.rungs[winning_team] == 0:
+            self.winner = winning_team
+            self.brille = before == self.RUNGS
+
+    def rewards(self, players: int = 4) -> list[float]:
+        """Per seat once the match is over: +1 each winner, -1 each loser (Knüppel), doubled for a Brille;
+        all zero while it goes on."""
+        if self.winner is None:
+            return [0.0] * players
+        points = 2.0 if self.brille else 1.0
+        return [points if seat % 2 == self.winner else -points for seat in range(players)]

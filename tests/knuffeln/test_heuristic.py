@@ -1,4 +1,4 @@
-"""The lookup tables behind the fast Knüffeln playouts (``knuffeln_env.playouts``) agree with the kernel's
+"""The lookup tables behind the fast Knüffeln playouts (``knuffeln_env.knuffeln.heuristic``) agree with the kernel's
 ``beats`` and with ``card_strength``, and the table-driven ``choose_card`` picks the card of the heuristic
 written out plainly (a loop of ``kk.beats`` calls over every card of every opponent's hand)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knuffeln_env import kernel as kk
-from knuffeln_env import playouts as kp
+from knuffeln_env.knuffeln import heuristic as kp
+from knuffeln_env.knuffeln import kernel as kk
 from trick_core.bits import make_rng
 
 _RANKINGS = range(3)
@@ -45,7 +45,7 @@ def _plain_choose_card(state, me: int, cards: int) -> int:
     """The heuristic of the module docstring, written with ``kk.beats`` and ``card_strength`` only."""
     ranking = int(kk.RANKING_OF_VARIANT[state[kk.S_VARIANT]])
     chosen = int(state[kk.S_CHOSEN])
-    count = int(state[kk.S_TRICK_COUNT])
+    count = int(state[kk.S_TRICK_SIZE])
     num_after = int(state[kk.S_NUM_ACTIVE]) - count - 1
 
     def strength(card):
@@ -59,7 +59,7 @@ def _plain_choose_card(state, me: int, cards: int) -> int:
         for _ in range(num_after):
             seat = int(state[kk.S_NEXT + seat])
             if state[kk.S_TEAM + seat] != team and any(
-                    kk.beats(ranking, chosen, c, card) for c in _cards(int(state[kk.S_HAND + seat]))):
+                    kk.beats(ranking, chosen, c, card) for c in _cards(int(state[kk.S_HANDS + seat]))):
                 return True
         return False
 
@@ -100,12 +100,12 @@ def test_choose_card_is_the_plain_heuristic(config):
         state = np.zeros(kk.STATE_SIZE, dtype=np.int64)
         kk.deal_random(state, params, rng)
         for _ in range(int(choice.integers(0, 60))):
-            if state[kk.S_CURRENT] < 0:
+            if state[kk.S_SEAT_TO_ACT] < 0:
                 break
             kk.apply_action(state, kk.random_legal_action(state, rng))
-        if state[kk.S_CURRENT] < 0 or state[kk.S_PHASE] != kk.PHASE_PLAY:
+        if state[kk.S_SEAT_TO_ACT] < 0 or state[kk.S_PHASE] != kk.PHASE_PLAY:
             continue
-        me = int(state[kk.S_CURRENT])
-        hand = int(state[kk.S_HAND + me])
+        me = int(state[kk.S_SEAT_TO_ACT])
+        hand = int(state[kk.S_HANDS + me])
         assert kp.choose_card(state, me, hand) == _plain_choose_card(state, me, hand)
         checked += 1

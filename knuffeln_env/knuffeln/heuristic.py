@@ -1,15 +1,14 @@
-"""Heuristic playouts for Knüffeln: compiled, cheap, sensible play to the end of a hand.
+"""The playout policy of Knüffeln: compiled, cheap, sensible play to the end of a hand, for the ``pimc``
+agent's playouts (``trick_core.drivers.compiled_search``).
 
-The counterpart of ``schafkopf_env.playouts`` (which explains why): ``agents.search.heuristic`` scores each
-action in a determinized world (every hand known) by playing the rest of the hand with these habits
-rather than uniformly at random.
+``agents.search.heuristic`` scores each action in a determinized world (every hand known) by playing the rest
+of the hand with these habits rather than uniformly at random: random playouts make a poor model of the
+other players exactly where a hand's value is decided.
 
-- ``heuristic_playout(state, rng, epsilon)``: play from ``state`` (in place) to the end of the hand, every
-  action one of the kernel's legal actions (``legal_action_mask``) applied with ``apply_action``. A card
-  play is uniformly random (face up; a face-down lead is never chosen) with probability ``epsilon``,
-  otherwise the heuristic below.
-- ``heuristic_action(state, rng, epsilon)``: the action the playout policy takes in ``state``.
-- ``agents.search.outcomes`` scores candidate actions with these playouts.
+- ``choose_action(state, mask, scratch, rng, epsilon)``: the policy protocol of ``trick_core.drivers``
+  (``policy_playout`` plays a hand to its end with it). A card play is uniformly random (face up; a
+  face-down lead is never chosen) with probability ``epsilon``, otherwise the heuristic below.
+- ``heuristic_action(state, rng, epsilon)``: the action the policy takes in ``state``.
 
 **Card play.** A card's strength is its attack, then its defence, then its rank in an unchosen suit
 (``card_strength``; a chosen 7, unbeatable when led, ranks between the chosen Jack and Ace). Winning is
@@ -30,14 +29,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from knuffeln_env import kernel as kk
-from trick_core.bits import nth_bit, popcount, uniform01, uniform_below
+from trick_core.bits import lowest_bit, random_bit, uniform01
 from trick_core.jit import inline_njit, njit
+
+from . import kernel as kk
 
 SEVEN_STRENGTH = 5500
 """Strength of a chosen 7: a sure trick when led, worth more than the chosen Jack (attack 5)."""
-_NUM_RANKINGS = 3
-_NUM_CHOSEN = 16
 
 
 @njit
@@ -53,18 +51,18 @@ def _build_tables():
     """Per (ranking, chosen suits, card): ``card_strength`` and the bit mask of the cards that beat the card
     (``kk.beats``); per chosen suits: the unbeatable (led chosen 7) cards and the unchosen aces. Playouts then
     ask "can this hand beat that card?" with one AND instead of a loop of ``kk.beats`` calls."""
-    strength = np.zeros((_NUM_RANKINGS, _NUM_CHOSEN, kk.NUM_CARDS), dtype=np.int64)
-    beaten_by = np.zeros((_NUM_RANKINGS, _NUM_CHOSEN, kk.NUM_CARDS), dtype=np.int64)
-    unbeatable = np.zeros(_NUM_CHOSEN, dtype=np.int64)
-    unchosen_aces = np.zeros(_NUM_CHOSEN, dtype=np.int64)
-    for chosen in range(_NUM_CHOSEN):
+    strength = np.zeros((kk.NUM_RANKINGS, kk.NUM_CHOSEN_SETS, kk.NUM_CARDS), dtype=np.int64)
+    beaten_by = np.zeros((kk.NUM_RANKINGS, kk.NUM_CHOSEN_SETS, kk.NUM_CARDS), dtype=np.int64)
+    unbeatable = np.zeros(kk.NUM_CHOSEN_SETS, dtype=np.int64)
+    unchosen_aces = np.zeros(kk.NUM_CHOSEN_SETS, dtype=np.int64)
+    for chosen in range(kk.NUM_CHOSEN_SETS):
         for card in range(kk.NUM_CARDS):
             bit = np.int64(1) << np.int64(card)
             if kk.DEFENCE[chosen, card] >= kk.UNBEATABLE:
                 unbeatable[chosen] |= bit
             if card % kk.NUM_RANKS == kk.RANK_A and not (chosen >> (card // kk.NUM_RANKS)) & 1:
                 unchosen_aces[chosen] |= bit
-        for ranking in range(_NUM_RANKINGS):
+        for ranking in range(kk.NUM_RANKINGS):
             for winner in range(kk.NUM_CARDS):
                 strength[ranking, chosen, winner] = card_strength(ranking, chosen, winner)
                 for challenger in range(kk.NUM_CARDS):
@@ -85,7 +83,7 @@ def _weakest(strengths, cards):
     best = -1
     best_strength = 1 << 30
     while cards != 0:
-        card = kk.lowest_bit(cards)
+        card = lowest_bit(cards)
         cards &= cards - 1
         strength = strengths[card]
         if strength < best_strength:
@@ -99,7 +97,7 @@ def _cheapest_safe(strengths, beaten_by, cards, opponents):
     best = -1
     best_strength = 1 << 30
     while cards != 0:
-        card = kk.lowest_bit(cards)
+        card = lowest_bit(cards)
         cards &= cards - 1
         strength = strengths[card]
         if strength < best_strength and beaten_by[card] & opponents == 0:
@@ -117,7 +115,7 @@ def _opponent_cards_after(state, me, num_after):
     for _ in range(num_after):
         seat = state[kk.S_NEXT + seat]
         if state[kk.S_TEAM + seat] != team:
-            cards |= state[kk.S_HAND + seat]
+            cards |= state[kk.S_HANDS + seat]
     return cards
 
 
@@ -125,10 +123,10 @@ def _opponent_cards_after(state, me, num_after):
 def choose_card(state, me, cards):
     """The heuristic face-up card of ``me`` among ``cards`` (a non-empty mask of its legal plays)."""
     if cards & (cards - 1) == 0:  # one card: nothing to choose (the last trick, for everyone)
-        return kk.lowest_bit(cards)
+        return lowest_bit(cards)
     ranking = kk.RANKING_OF_VARIANT[state[kk.S_VARIANT]]
     chosen = state[kk.S_CHOSEN]
-    count = state[kk.S_TRICK_COUNT]
+    count = state[kk.S_TRICK_SIZE]
     strengths = STRENGTH[ranking, chosen]
     beaten_by = BEATEN_BY[ranking, chosen]
     opponents = _opponent_cards_after(state, me, state[kk.S_NUM_ACTIVE] - count - 1)
@@ -153,27 +151,27 @@ def choose_card(state, me, cards):
 def _lead(cards, chosen, strengths, beaten_by, opponents):
     sevens = cards & UNBEATABLE_CARDS[chosen]
     if sevens != 0:
-        return kk.lowest_bit(sevens)
+        return lowest_bit(sevens)
     free = _cheapest_safe(strengths, beaten_by, cards, opponents)
     if free >= 0:
         return free
     aces = cards & UNCHOSEN_ACES[chosen]
     if aces != 0:
-        return kk.lowest_bit(aces)
+        return lowest_bit(aces)
     return _weakest(strengths, cards)
 
 
 @njit
 def _decision(state, rng, epsilon):
-    """The policy's action, from the kernel's legal-action bit masks (``kk._legal_sets``)."""
-    play, turn, exchange, show, misc, tokens = kk._legal_sets(state)
+    """The policy's action, from the kernel's legal-action sets (``kk.legal_sets``)."""
+    play, turn, exchange, show, misc, tokens = kk.legal_sets(state)
     phase = state[kk.S_PHASE]
     if phase == kk.PHASE_PLAY:
         if (misc >> (kk.ACTION_STOP - kk.ACTION_MISC)) & 1:
             return kk.ACTION_STOP
         if epsilon > 0.0 and uniform01(rng) < epsilon:
-            return kk.ACTION_PLAY + nth_bit(play, uniform_below(rng, popcount(play)))
-        return kk.ACTION_PLAY + choose_card(state, state[kk.S_CURRENT], play)
+            return kk.ACTION_PLAY + random_bit(rng, play)
+        return kk.ACTION_PLAY + choose_card(state, state[kk.S_SEAT_TO_ACT], play)
     if phase == kk.PHASE_TALK:
         return kk.ACTION_SILENT
     if phase == kk.PHASE_ANSWER:
@@ -195,7 +193,7 @@ def _first_legal(play, turn, exchange, show, misc, tokens):
     for base, cards in ((kk.ACTION_PLAY, play), (kk.ACTION_TURN, turn), (kk.ACTION_EXCHANGE, exchange),
                         (kk.ACTION_SHOW, show), (kk.ACTION_MISC, misc)):
         if cards != 0:
-            return base + kk.lowest_bit(cards)
+            return base + lowest_bit(cards)
     return kk.ACTION_TOKEN if tokens > 0 else -1
 
 
@@ -207,7 +205,7 @@ def _ten_exchange(state, exchange):
     best = kk.ACTION_DECLINE
     best_gain = 0
     while exchange != 0:
-        card = kk.lowest_bit(exchange)
+        card = lowest_bit(exchange)
         exchange &= exchange - 1
         ten = (card // kk.NUM_RANKS) * kk.NUM_RANKS + kk.RANK_EXCHANGE
         gain = strengths[card] - strengths[ten]
