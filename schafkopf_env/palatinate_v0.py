@@ -192,7 +192,7 @@ class PalatinateEnv(KernelEnv):
         illegal_action: str = "raise",
         **unknown,
     ) -> None:
-        check_no_unknown_kwargs(f"{GAME}_v0", unknown)
+        check_no_unknown_kwargs(GAME, unknown)
         params = kernel.make_params(players=players, max_doublings=max_doublings)
         super().__init__(
             num_seats=int(players),

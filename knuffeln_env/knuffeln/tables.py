@@ -173,11 +173,13 @@ PARAMS_SIZE = 4
 
 def parse_talk(talk) -> tuple[int, int]:
     """``"off"`` | ``"lexicon"`` | ``"tokens:N"`` -> (talk mode, N); ``ValueError`` naming a bad value."""
-    if talk in (None, False, "off"):
+    if not isinstance(talk, str):
+        raise ValueError(f"knuffeln: talk must be a string ('off', 'lexicon' or 'tokens:N'), not {talk!r}")
+    if talk == "off":
         return TALK_OFF, 0
     if talk == "lexicon":
         return TALK_LEXICON, 0
-    if isinstance(talk, str) and talk.startswith("tokens:"):
+    if talk.startswith("tokens:"):
         count = talk.split(":", 1)[1]
         if count.isdigit() and 1 <= int(count) <= MAX_TOKENS:
             return TALK_TOKENS, int(count)
