@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from agents.rules.knuffeln import PHRASE_OF_TOKEN
+from agents.rules.knuffeln_phrases import PHRASE_OF_TOKEN
 from signalling.crossplay import DEFAULT_OPPONENT, crossplay_matrix, pair_spec, permuted_population
 from signalling.influence import causal_influence_of, intervention_events
 from signalling.log import arena_message_log
