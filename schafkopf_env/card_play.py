@@ -369,7 +369,7 @@ SIMPLE_GAME_STRENGTH = 10.0
 
 @njit
 def suit_game_strength(hand, kind):
-    """``agents.rules.schafkopf_common.suit_game_strength`` compiled: weighted trumps, aces, tens beside
+    """``agents.rules.schafkopf_strength.suit_game_strength`` compiled: weighted trumps, aces, tens beside
     them and voids of ``hand`` (a mask) as the declaring side with trump kind ``kind`` (0..3)."""
     trump_mask = EFFECTIVE_SUIT_MASK[kind, TRUMP]
     trumps = hand & trump_mask

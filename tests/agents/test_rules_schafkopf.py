@@ -7,15 +7,8 @@ import pytest
 
 from agents import make
 from agents.arena import run_arena
-from agents.rules.schafkopf_common import (
-    OPPONENT,
-    PARTNER,
-    PlayView,
-    choose_card,
-    suit_game_strength,
-    trump_stopper,
-    wins_every_trick,
-)
+from agents.rules.schafkopf_card_play import OPPONENT, PARTNER, PlayView, choose_card
+from agents.rules.schafkopf_strength import suit_game_strength, trump_stopper, wins_every_trick
 from trick_core.cards import FRENCH_32, GERMAN_32
 from trick_core.registry import make_env
 
