@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	@[ -x "$${PLAY_CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)}" ] || \
 		echo "NOTE: no chromium found: the browser tests of the table (tests/play/test_browser.py) will be SKIPPED"
-	$(PY) -m pytest -n 2 tests
+	$(PY) -m pytest -n 2 --dist loadgroup tests
 
 # The table in a browser: play against the bots, or watch game records (python -m play --help).
 play: $(STAMP)
