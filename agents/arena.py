@@ -26,6 +26,10 @@ checks that the env deals the same cards each time). Before every hand each agen
 optional ``reset(seed)``, so results depend neither on the order of play nor on ``--workers``. Thrown-in
 hands count as hands with zero units.
 
+**Backends.** ``--workers N`` plays deals in N local processes; ``--backend ray`` plays them as Ray tasks,
+on this machine or a cluster (``--ray-address auto``; ``agents.ray_arena``, ``docs/scaling.md``). Either
+way the JSON for a seed is the same.
+
 **Outputs.** A leaderboard (rich table) and a progress bar; ``--json PATH`` writes ``{"game", "hands",
 "agents": {label: {"mean_units_per_hand", "ci95": [lo, hi], ...}}, "difference": {"first_minus_second",
 "ci95": [lo, hi], ...}}`` plus ``"matches"`` (one such summary per pair); ``--plot PATH`` a PNG;
