@@ -35,3 +35,15 @@ def test_the_packages_and_the_command_lines_import_without_ray():
                "experiments.ray_selfplay", "benchmarks.ray_scaling", "trick_gym", "trick_core.registry"]
     code = HIDE_RAY + "".join(f"import {module}\n" for module in modules)
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_guided_chunks_cover_every_deal_once_and_shrink_towards_the_end():
+    from agents.ray_arena import chunks
+
+    jobs = [(m, d) for m in range(3) for d in range(500)]
+    for workers in (1, 2, 64):
+        cut = chunks(jobs, workers, None)
+        assert [job for chunk in cut for job in chunk] == jobs
+        sizes = [len(chunk) for chunk in cut]
+        assert max(sizes) <= 32 and sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+    assert [len(c) for c in chunks(jobs[:10], 2, 4)] == [4, 4, 2]
