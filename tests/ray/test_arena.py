@@ -78,3 +78,26 @@ class FailingAgent:
 
 def failing_agent(game):
     return FailingAgent()
+
+
+class CountingProgress:
+    """Stands in for the rich progress bar: records every advance."""
+
+    def __init__(self):
+        self.advances = 0
+
+    def add_task(self, description, total):
+        self.total = total
+        return 0
+
+    def advance(self, task):
+        self.advances += 1
+
+
+def test_progress_moves_once_per_deal_as_deals_arrive(ray_session):
+    from agents.arena import run_matches
+
+    progress = CountingProgress()
+    matches = run_matches("bavarian", AGENTS, HANDS, 11, workers=2, progress=progress, backend="ray",
+                          ray_options=RayOptions(chunk_deals=HANDS))
+    assert progress.total == progress.advances == len(matches) * HANDS
