@@ -19,9 +19,9 @@ each in a Ray actor process (``num_cpus=1`` each, ``ray.init()`` here or ``ray_a
 cluster), ``backend="local"`` keeps them in this process and steps them one after the other. Collection
 is synchronous: every ``collect()`` returns every actor's batch, ordered by actor, so a run's updates, and
 the logs that follow from them, are the same on both backends and on any cluster for the same seed (the
-tests compare the learner's weights bit for bit). Actors whose process dies are restarted by Ray
-(``max_restarts``); a restarted actor starts a fresh env, so a run with a restart is no longer
-bit-identical to the local one.
+tests compare the learner's weights bit for bit). An actor whose process dies is restarted by Ray
+(``max_restarts``), given the last broadcast weights, and asked for its batch again; it starts a fresh env,
+so a run with a restart is no longer bit-identical to the local one (``ActorPool.restarts`` counts them).
 
 **The hook for training scripts.** A script plugs its own rollout in as ``make_collector(env, actor,
 config) -> collector``, where ``collector.collect(worker, steps) -> dict[str, np.ndarray]`` steps
@@ -232,6 +232,8 @@ class ActorPool:
             else:
                 ray.init(address=ray_address)
             self._started_ray = True
+        self._last_weights = None
+        self.restarts = 0
         remote = ray.remote(num_cpus=1, max_restarts=max_restarts, max_task_retries=0)(ExperienceWorker)
         self.workers = [remote.remote(a, config, make_policy, make_collector) for a in range(num_actors)]
         ray.get([worker.ping.remote() for worker in self.workers])  # surface construction errors here
@@ -245,14 +247,40 @@ class ActorPool:
             return
         ray = require_ray()
         state_ref = ray.put(state)  # stored once, fetched by each actor
+        self._last_weights = (state_ref, version, extra)
         ray.get([worker.set_weights.remote(state_ref, version, extra) for worker in self.workers])
 
     def collect(self) -> list[dict]:
-        """One experience batch from every actor, in actor order (they run in parallel on Ray)."""
+        """One experience batch from every actor, in actor order (they run in parallel on Ray). An actor
+        whose process died is restarted by Ray; it gets the last broadcast weights and collects again
+        (``restarts`` counts these; its env starts afresh, so the run leaves the local run's path)."""
         if self.backend == "local":
             return [worker.collect() for worker in self.workers]
         ray = require_ray()
-        return ray.get([worker.collect.remote() for worker in self.workers])
+        refs = [worker.collect.remote() for worker in self.workers]
+        batches = []
+        for worker, ref in zip(self.workers, refs, strict=True):
+            try:
+                batches.append(ray.get(ref))
+            except (ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError):
+                if self._last_weights is None:
+                    raise
+                self.restarts += 1
+                self._reload(worker, ray)
+                batches.append(ray.get(worker.collect.remote()))
+        return batches
+
+    def _reload(self, worker, ray, timeout: float = 120.0) -> None:
+        """Give a restarting actor the last weights, waiting (up to ``timeout`` s) until it is back."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                ray.get(worker.set_weights.remote(*self._last_weights))
+                return
+            except ray.exceptions.ActorUnavailableError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
 
     def close(self) -> None:
         if self.backend == "ray":

@@ -38,3 +38,34 @@ def test_the_actors_differ_and_return_legal_decisions_of_ended_hands():
         assert batch["observation"].shape[0] == batch["samples"] == len(batch["return"]) > 0
         assert (batch["action_mask"][range(len(batch["action"])), batch["action"]] == 1).all()
     assert first["return"].tolist() != second["return"].tolist()  # own seeds, own deals
+
+
+class CrashOnceHandReturns:
+    """A collector whose first ``collect`` kills its actor's process (fault injection), once per marker."""
+
+    def __init__(self, env, actor, config, marker=None):
+        from experiments.ray_actors import HandReturns
+
+        self.inner, self.actor, self.marker = HandReturns(env, actor, config), actor, marker
+
+    def collect(self, worker, steps):
+        import os
+
+        if self.actor == 1 and not os.path.exists(self.marker):
+            open(self.marker, "w").close()
+            os._exit(1)
+        return self.inner.collect(worker, steps)
+
+
+def test_a_killed_actor_is_restarted_with_the_last_weights(ray_session, tmp_path):
+    import functools
+
+    config = ActorConfig("bavarian", num_envs=4, steps=30, seed=1)
+    collector = functools.partial(CrashOnceHandReturns, marker=str(tmp_path / "crashed"))
+    weights = make_masked_policy(game_spec("bavarian").make_batch_env(1, num_threads=1)).state_dict()
+    with ActorPool(2, config, make_masked_policy, collector, backend="ray") as pool:
+        pool.broadcast(weights, version=3)
+        first, second = pool.collect()
+        assert pool.restarts == 1 and (tmp_path / "crashed").exists()
+    assert (first["actor"], second["actor"]) == (0, 1) and first["version"] == second["version"] == 3
+    assert second["samples"] > 0
