@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch is pinned: an unpinned install may pull a multi-GB CUDA build where a CPU build is wanted.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,torch,play,sb3,torchrl,tianshou]'
+	$(PY) -m pip install --quiet -e '.[dev,torch,play,sb3,torchrl,tianshou,ray]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	@[ -x "$${PLAY_CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)}" ] || \
 		echo "NOTE: no chromium found: the browser tests of the table (tests/play/test_browser.py) will be SKIPPED"
-	$(PY) -m pytest -n 2 tests
+	$(PY) -m pytest -n 2 --dist loadgroup tests
 
 # The table in a browser: play against the bots, or watch game records (python -m play --help).
 play: $(STAMP)

@@ -26,6 +26,10 @@ checks that the env deals the same cards each time). Before every hand each agen
 optional ``reset(seed)``, so results depend neither on the order of play nor on ``--workers``. Thrown-in
 hands count as hands with zero units.
 
+**Backends.** ``--workers N`` plays deals in N local processes; ``--backend ray`` plays them as Ray tasks,
+on this machine or a cluster (``--ray-address auto``; ``agents.ray_arena``, ``docs/scaling.md``). Either
+way the JSON for a seed is the same.
+
 **Outputs.** A leaderboard (rich table) and a progress bar; ``--json PATH`` writes ``{"game", "hands",
 "agents": {label: {"mean_units_per_hand", "ci95": [lo, hi], ...}}, "difference": {"first_minus_second",
 "ci95": [lo, hi], ...}}`` plus ``"matches"`` (one such summary per pair); ``--plot PATH`` a PNG;
@@ -43,6 +47,7 @@ import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -54,6 +59,8 @@ from .config import parse_config
 from .leaderboard import json_ready, make_progress, print_leaderboard, save_plot
 from .seatings import PASSIVE, seatings_for
 from .stats import mean_interval, paired_difference_interval, win_record
+
+BACKENDS = ("local", "ray")
 
 # ---------------------------------------------------------------------------------------------- labels
 
@@ -271,12 +278,20 @@ def run_matches(
     hands: int,
     seed: int,
     config: dict | None = None,
-    workers: int = 1,
+    workers: int | None = 1,
     keep_records: bool = False,
     progress=None,
+    backend: str = "local",
+    ray_options=None,
 ) -> list[MatchResult]:
-    """Round robin of pairwise duplicate matches of ``specs`` on the same ``hands`` deals."""
+    """Round robin of pairwise duplicate matches of ``specs`` on the same ``hands`` deals.
+
+    ``backend="local"`` plays on this machine (``workers`` processes); ``"ray"`` on the connected Ray
+    session, or one started here (``agents.ray_arena``: ``ray_options`` is its ``RayOptions``; ``workers``
+    caps the deals played at once, ``None``: every CPU of the cluster). The results are the same."""
     game_spec(game)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose from {list(BACKENDS)}")
     if len(specs) < 2:
         raise ValueError(f"a match needs at least two agents, got {specs}")
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
@@ -299,7 +314,18 @@ def run_matches(
         if progress is not None:
             progress.advance(task)
 
-    if workers <= 1:
+    if backend == "ray":
+        from .ray_arena import connect, play_on_ray
+
+        started = connect(getattr(ray_options, "address", None), workers)
+        try:
+            play_on_ray(matches, jobs, done, workers, ray_options)
+        finally:
+            if started:
+                import ray
+
+                ray.shutdown()
+    elif workers is None or workers <= 1:
         for m, d in jobs:
             done((m, d), play_deal(matches[m], d))
     else:
@@ -389,16 +415,20 @@ def run_arena(
     hands: int,
     seed: int = 0,
     config: dict | None = None,
-    workers: int = 1,
+    workers: int | None = 1,
     records_path: str | None = None,
     show_progress: bool = False,
+    backend: str = "local",
+    ray_options=None,
 ) -> dict:
-    """Play the matches and return the JSON summary (writing records when asked)."""
+    """Play the matches and return the JSON summary (writing records when asked); ``backend`` and
+    ``ray_options`` as in ``run_matches``."""
+    keep = records_path is not None
     if show_progress:
         with make_progress() as progress:
-            matches = run_matches(game, specs, hands, seed, config, workers, records_path is not None, progress)
+            matches = run_matches(game, specs, hands, seed, config, workers, keep, progress, backend, ray_options)
     else:
-        matches = run_matches(game, specs, hands, seed, config, workers, records_path is not None)
+        matches = run_matches(game, specs, hands, seed, config, workers, keep, None, backend, ray_options)
     if records_path is not None:
         write_records(matches, records_path)
     return json_ready(summarize(game, specs, matches))
@@ -428,18 +458,38 @@ class Args:
     """write a PNG plot of the results here"""
     records: str | None = None
     """write every hand's game record here (JSON lines)"""
-    workers: int = 1
-    """processes playing deals in parallel"""
+    workers: int | None = None
+    """deals played in parallel: local processes (default 1), or Ray tasks at once (default: every CPU of
+    the Ray cluster)"""
+    backend: Literal["local", "ray"] = "local"
+    """local: processes on this machine; ray: tasks on a Ray cluster (agents.ray_arena), the same results"""
+    ray_address: str | None = None
+    """with --backend ray: None starts Ray on this machine; "auto" joins the cluster of this node; or the
+    cluster's address"""
     progress: bool = True
     """show a progress bar"""
     timing: bool = False
     """also write the wall-clock timings into the JSON (which is otherwise reproducible from the seed)"""
 
 
+def default_workers(args, local_default: int) -> int | None:
+    """``args.workers``, or its default: ``local_default`` processes, or (Ray) every CPU of the cluster."""
+    if args.workers is not None:
+        return args.workers
+    return local_default if args.backend == "local" else None
+
+
+def ray_options(address: str | None):
+    """The Ray backend's options for ``--ray-address`` (``agents.ray_arena.RayOptions``)."""
+    from .ray_arena import RayOptions
+
+    return RayOptions(address=address)
+
+
 def main(args: Args) -> dict:
     summary = run_arena(
-        args.game, args.agents, args.hands, args.seed, parse_config(args.config), args.workers,
-        args.records, args.progress,
+        args.game, args.agents, args.hands, args.seed, parse_config(args.config), default_workers(args, 1),
+        args.records, args.progress, args.backend, ray_options(args.ray_address),
     )
     print_leaderboard(summary)
     if args.json:

@@ -5,7 +5,8 @@ game, with leaderboards.
 Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every deal at every seating,
 95% intervals over deals) and prints each game's leaderboard, then one table of all games. Defaults
 are sized to finish in two to three minutes on two cores (``tournament_deals`` of each game's record in
-``trick_core.registry``); ``--hands`` and ``--pimc`` trade time for precision.
+``trick_core.registry``); ``--hands`` and ``--pimc`` trade time for precision. ``--backend ray`` plays the
+deals on a Ray cluster (``--ray-address auto``; ``agents.ray_arena``) with the same results.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from typing import Literal
 
 from rich.console import Console
 from rich.markup import escape
@@ -20,7 +22,7 @@ from rich.table import Table
 
 from trick_core.registry import GAME_NAMES, game_spec
 
-from .arena import run_arena, without_timing
+from .arena import default_workers, ray_options, run_arena, without_timing
 from .leaderboard import json_ready, print_leaderboard, save_plot
 
 DEFAULT_PIMC = "pimc"
@@ -43,8 +45,14 @@ class Args:
     """the pimc entrant, with its arguments"""
     extra: list[str] = field(default_factory=list)
     """more entrants, e.g. agents.examples.outside_greedy:make_agent"""
-    workers: int = 2
-    """processes playing deals in parallel"""
+    workers: int | None = None
+    """deals played in parallel: local processes (default 2), or Ray tasks at once (default: every CPU of
+    the Ray cluster)"""
+    backend: Literal["local", "ray"] = "local"
+    """local: processes on this machine; ray: tasks on a Ray cluster (agents.ray_arena), the same results"""
+    ray_address: str | None = None
+    """with --backend ray: None starts Ray on this machine; "auto" joins the cluster of this node; or the
+    cluster's address"""
     json: str | None = None
     """write every game's summary here"""
     plot_dir: str | None = None
@@ -60,13 +68,33 @@ def entrants(pimc: str, extra: list[str]) -> list[str]:
 
 def run_tournament(args: Args, console: Console | None = None) -> dict:
     console = console or Console()
+    workers = default_workers(args, 2)
+    options = ray_options(args.ray_address) if args.backend == "ray" else None
+    started_ray = False
+    if args.backend == "ray":  # one Ray session for every game
+        from .ray_arena import connect
+
+        started_ray = connect(args.ray_address, workers)
+    try:
+        return _play_games(args, console, workers, options)
+    finally:
+        if started_ray:
+            import ray
+
+            ray.shutdown()
+
+
+def _play_games(args: Args, console: Console, workers: int | None, options) -> dict:
     results = {}
     for game in args.games:
         spec = game_spec(game)
         agents = entrants(args.pimc, args.extra)
         start = time.perf_counter()
         hands = args.hands if args.hands is not None else spec.tournament_deals
-        summary = run_arena(game, agents, hands, args.seed, workers=args.workers, show_progress=args.progress)
+        summary = run_arena(
+            game, agents, hands, args.seed, workers=workers, show_progress=args.progress, backend=args.backend,
+            ray_options=options,
+        )
         seconds = time.perf_counter() - start
         print_leaderboard(summary, console)
         console.print(f"{game}: {seconds:.0f} s\n")

@@ -1,0 +1,211 @@
+"""The arena's deals on a Ray cluster: ``python -m agents.arena ... --backend ray [--ray-address auto]``.
+
+Every deal of a duplicate match is independent and seeded by its index (``agents.arena``: deal ``i`` is
+dealt from ``SeedSequence([seed, i])``, the agents re-seeded before every hand), so the deals can be
+played anywhere, in any order, and merged by index into the same summary as a run on one machine.
+
+**How the deals travel.** The (match, deal) jobs are cut into chunks of consecutive deals; each chunk is
+one Ray task, a *streaming generator* that plays its deals one after another with ``play_deal`` (the
+worker process builds its env and agents once and keeps them for every later chunk, as the local
+worker processes do) and yields each deal's result as soon as it is played, so the progress bar moves
+deal by deal. At most ``workers`` chunks run at once (default: every CPU the cluster offers); the driver
+hands out the next chunk when one finishes.
+
+**Faults.** A chunk whose worker process dies (or whose node is lost) is retried by Ray itself
+(``max_retries``: the generator is replayed from its first deal, and Ray drops the results the driver
+already has). If a chunk still fails, the driver resubmits the deals of that chunk it has not received
+(``resubmits`` times at most, then it raises naming the deals). Results are kept by (match, deal) index:
+a deal that arrives twice is counted once, and the run ends only when every deal is in, so no deal is
+counted twice or lost. An exception raised by the game or an agent is not a fault: it is raised at once.
+
+**Fault injection** (for tests, and for trying a cluster's recovery): ``RayOptions(crash_once=CrashOnce(
+deal_index, marker_path))`` makes the worker process that is about to play that deal exit at once
+(``os._exit``) the first time, creating the marker file so that the replay goes through. The marker lives
+on the worker's file system: on a cluster, every node crashes once.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .arena import DealResult, MatchSpec, play_deal
+
+INSTALL_HINT = "Ray is not installed: pip install -e '.[ray]' (Ray core, beside the other extras)"
+
+Job = tuple[int, int]
+"""(match index, deal index)."""
+
+
+@dataclass(frozen=True)
+class CrashOnce:
+    """Fault injection: the worker playing deal ``deal_index`` (of any match) exits the first time."""
+
+    deal_index: int
+    marker_path: str
+
+    def before(self, deal_index: int) -> None:
+        if deal_index != self.deal_index or os.path.exists(self.marker_path):
+            return
+        with open(self.marker_path, "w", encoding="utf-8") as marker:
+            marker.write(f"worker {os.getpid()} exited before deal {deal_index}\n")
+        os._exit(1)
+
+
+@dataclass(frozen=True)
+class RayOptions:
+    """Where and how the deals run on Ray."""
+
+    address: str | None = None
+    """None: start a Ray instance on this machine (``ray.init()``), or use the one this process already
+    started; ``"auto"``: join the cluster of this node (``ray start``); or a cluster's address
+    (``"ray://head:10001"``, ``"head:6379"``)"""
+    chunk_deals: int | None = None
+    """deals per task; default: guided (``chunks``: a quarter of the remaining deals per worker, 1 to 32)"""
+    max_retries: int = 3
+    """Ray's retries of a task whose worker died"""
+    resubmits: int = 3
+    """times the driver resubmits a chunk's missing deals after Ray gave up on it"""
+    crash_once: CrashOnce | None = None
+    """fault injection (module docstring)"""
+
+
+def require_ray():
+    """The ``ray`` module, or an ``ImportError`` saying how to install it."""
+    try:
+        import ray
+    except ImportError as error:
+        raise ImportError(INSTALL_HINT) from error
+    return ray
+
+
+def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
+    """Make sure this process is connected to Ray; returns True when this call started or joined it (the
+    caller may then ``ray.shutdown()``), False when a session was already open (it is used as it is).
+    ``num_cpus`` sizes a Ray started on this machine (ignored when joining a cluster)."""
+    ray = require_ray()
+    if ray.is_initialized():
+        return False
+    if num_cpus is not None and (isinstance(num_cpus, bool) or not isinstance(num_cpus, int) or num_cpus < 1):
+        raise ValueError(f"num_cpus must be a positive integer, got {num_cpus!r}")
+    if address is None:
+        ray.init(num_cpus=num_cpus, include_dashboard=False)
+    else:
+        ray.init(address=address)
+    return True
+
+
+def cluster_cpus() -> int:
+    """CPUs the connected Ray cluster offers (at least 1)."""
+    ray = require_ray()
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def chunks(jobs: list[Job], workers: int, chunk_deals: int | None) -> list[list[Job]]:
+    """Consecutive runs of jobs, ``chunk_deals`` each; by default *guided*: each chunk a quarter of the
+    remaining deals per worker (1 to 32), so chunks shrink towards the end and no worker is left with a
+    long last chunk while the others idle."""
+    if chunk_deals is None:
+        out, start = [], 0
+        while start < len(jobs):
+            size = max(1, min(32, math.ceil((len(jobs) - start) / (4 * workers))))
+            out.append(jobs[start : start + size])
+            start += size
+        return out
+    if isinstance(chunk_deals, bool) or not isinstance(chunk_deals, int) or chunk_deals < 1:
+        raise ValueError(f"chunk_deals must be a positive integer, got {chunk_deals!r}")
+    return [jobs[start : start + chunk_deals] for start in range(0, len(jobs), chunk_deals)]
+
+
+def _play_chunk(matches: list[MatchSpec], jobs: list[Job], crash_once: CrashOnce | None):
+    """The Ray task: play the chunk's deals, yielding ``(match, deal, DealResult)`` one by one."""
+    for match_index, deal_index in jobs:
+        if crash_once is not None:
+            crash_once.before(deal_index)
+        yield match_index, deal_index, play_deal(matches[match_index], deal_index)
+
+
+@dataclass
+class _Ledger:
+    """Which deals have arrived, and how often a chunk was resubmitted."""
+
+    expected: set
+    received: set
+    duplicates: int = 0
+    resubmitted: int = 0
+
+
+def play_on_ray(
+    matches: list[MatchSpec],
+    jobs: list[Job],
+    done: Callable[[Job, DealResult], None],
+    workers: int | None = None,
+    options: RayOptions | None = None,
+) -> dict:
+    """Play ``jobs`` on the connected Ray session (``connect`` first), calling ``done(job, result)`` once
+    per job as results arrive; returns counts of the bookkeeping (duplicates dropped, resubmissions)."""
+    ray = require_ray()
+    if not ray.is_initialized():
+        raise RuntimeError("play_on_ray needs a Ray session: call agents.ray_arena.connect() first")
+    options = options or RayOptions()
+    workers = cluster_cpus() if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    task = ray.remote(num_cpus=1, max_retries=options.max_retries, num_returns="streaming")(_play_chunk)
+    matches_ref = ray.put(matches)
+    waiting = chunks(list(jobs), workers, options.chunk_deals)
+    resubmissions: dict[tuple, int] = {}
+    running: dict = {}
+    ledger = _Ledger(expected=set(jobs), received=set())
+    while waiting or running:
+        while waiting and len(running) < workers:
+            chunk = waiting.pop(0)
+            running[task.remote(matches_ref, chunk, options.crash_once)] = chunk
+        [generator], _ = ray.wait(list(running), num_returns=1)
+        try:
+            reference = next(generator)
+        except StopIteration:
+            _finish_chunk(running.pop(generator), ledger, waiting)
+            continue
+        try:
+            match_index, deal_index, result = ray.get(reference)
+        except ray.exceptions.RayTaskError as error:
+            raise error.as_instanceof_cause() from None  # the game or an agent failed: not a fault
+        except ray.exceptions.RayError as error:
+            chunk = running.pop(generator)
+            _resubmit(chunk, ledger, waiting, resubmissions, options.resubmits, error)
+            continue
+        job = (match_index, deal_index)
+        if job in ledger.received:
+            ledger.duplicates += 1
+            continue
+        ledger.received.add(job)
+        done(job, result)
+    missing = sorted(ledger.expected - ledger.received)
+    if missing:
+        raise RuntimeError(f"deals lost on Ray: {missing[:10]}{' ...' if len(missing) > 10 else ''}")
+    return {"duplicates_dropped": ledger.duplicates, "chunks_resubmitted": ledger.resubmitted}
+
+
+def _finish_chunk(chunk: list[Job], ledger: _Ledger, waiting: list) -> None:
+    """A chunk ended normally: any deal of it not received (which Ray should never allow) runs again."""
+    missing = [job for job in chunk if job not in ledger.received]
+    if missing:
+        waiting.append(missing)
+
+
+def _resubmit(chunk, ledger: _Ledger, waiting: list, resubmissions: dict, limit: int, error) -> None:
+    """Ray gave up on a chunk: queue the deals of it not yet received, unless they failed too often."""
+    missing = [job for job in chunk if job not in ledger.received]
+    if not missing:
+        return
+    key = tuple(missing[:1])  # a chunk's first missing deal names it across resubmissions
+    resubmissions[key] = resubmissions.get(key, 0) + 1
+    if resubmissions[key] > limit:
+        raise RuntimeError(
+            f"deals {missing[:10]} (match, deal) failed on Ray {resubmissions[key]} times; last error: {error}"
+        ) from error
+    ledger.resubmitted += 1
+    waiting.insert(0, missing)
