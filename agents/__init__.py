@@ -10,6 +10,7 @@
 | | Knüffeln: ``agents.pimc_knuffeln``, which also turns and answers turns) |
 | ``pimc_random`` | the same search with uniformly random playouts (``agents.pimc``) |
 | ``nested_pimc`` | ``pimc``, but bids, calls, doubles and turns are scored by simulated hands (``agents.pimc``) |
+| ``neural`` | a trained network (``agents.neural``): the checkpoint shipped for the game, or ``neural[path=...]`` |
 | ``rules`` | the game's rule-based player: class ``RulesAgent`` of module ``agents.rules_<game>`` |
 | ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
 
@@ -28,6 +29,7 @@ BUILTIN_AGENTS = {
     "pimc": ("agents.pimc_heuristic", "make_agent"),
     "pimc_random": ("agents.pimc", "PIMCAgent"),
     "nested_pimc": ("agents.pimc", "NestedPIMCAgent"),
+    "neural": ("agents.neural", "make_agent"),
 }
 RULES_MODULE = "agents.rules_{game}"
 RULES_CLASS = "RulesAgent"

@@ -1,13 +1,13 @@
-"""The bots' tournament (``make run``): duplicate round robins of ``random``, ``rules`` and ``pimc`` on every
-game, with leaderboards.
+"""The bots' tournament (``make run``): duplicate round robins of ``random``, ``rules``, ``pimc`` and the trained
+``neural`` agent on every game, with leaderboards.
 
 ``python -m agents.tournament`` plays, for each of Knüffeln, Bavarian Schafkopf, Palatinate Schafkopf and
 Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every deal at every seating,
 95% intervals over deals) and prints each game's leaderboard, then one table of all games. Defaults
 are sized to finish in two to three minutes on two cores (``DEFAULT_HANDS``); ``--hands`` and ``--pimc``
 trade time for precision.
-A game whose rule-based agent (``agents/rules_<game>.py``) does not exist yet is played without it, with
-a note.
+A game whose rule-based agent (``agents/rules_<game>.py``) or shipped network
+(``agents/neural/checkpoints/<game>.pt``) does not exist yet is played without it, with a note.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from rich.table import Table
 from . import rules_available
 from .arena import json_ready, print_leaderboard, run_arena, save_plot, without_timing
 from .games import GAMES, check_game
+from .neural import neural_available
 
 DEFAULT_PIMC = "pimc"
 DEFAULT_HANDS = {"knuffeln": 600, "bavarian": 120, "palatinate": 120, "asserufen": 240}
@@ -44,6 +45,8 @@ class Args:
     """seed of the deals and the agents"""
     pimc: str = DEFAULT_PIMC
     """the pimc entrant, with its arguments"""
+    neural: bool = True
+    """enter the shipped neural agent where a checkpoint is shipped for the game"""
     extra: list[str] = field(default_factory=list)
     """more entrants, e.g. agents.examples.outside_greedy:make_agent"""
     workers: int = 2
@@ -56,14 +59,19 @@ class Args:
     """show progress bars"""
 
 
-def entrants(game: str, pimc: str, extra: list[str]) -> tuple[list[str], list[str]]:
+def entrants(game: str, pimc: str, extra: list[str], neural: bool = True) -> tuple[list[str], list[str]]:
     """The agents for ``game``, and notes on any left out."""
     agents, notes = ["random"], []
     if rules_available(game):
         agents.append("rules")
     else:
         notes.append(f"rules: skipped, agents/rules_{game}.py does not exist yet")
-    return agents + [pimc] + list(extra), notes
+    agents.append(pimc)
+    if neural and neural_available(game):
+        agents.append("neural")
+    elif neural:
+        notes.append(f"neural: skipped, agents/neural/checkpoints/{game}.pt is not shipped")
+    return agents + list(extra), notes
 
 
 def run_tournament(args: Args, console: Console | None = None) -> dict:
@@ -71,7 +79,7 @@ def run_tournament(args: Args, console: Console | None = None) -> dict:
     results = {}
     for game in args.games:
         check_game(game)
-        agents, notes = entrants(game, args.pimc, args.extra)
+        agents, notes = entrants(game, args.pimc, args.extra, args.neural)
         start = time.perf_counter()
         hands = args.hands if args.hands is not None else DEFAULT_HANDS[game]
         summary = run_arena(game, agents, hands, args.seed, workers=args.workers, show_progress=args.progress)

@@ -18,7 +18,7 @@ def test_a_small_tournament_reports_every_pair(tmp_path):
     assert set(results) == {"bavarian", "knuffeln"}
     for game, summary in results.items():
         agents, _ = entrants(game, args.pimc, args.extra)
-        assert set(summary["agents"]) == set(agents) == {"random", "rules", "pimc"}
+        assert set(summary["agents"]) == set(agents) == {"random", "rules", "pimc", "neural"}
         assert summary["hands"] == 2
-        assert len(summary["matches"]) == 3  # a round robin of three agents
+        assert len(summary["matches"]) == 6  # a round robin of four agents
     assert (tmp_path / "t.json").stat().st_size > 0
