@@ -71,6 +71,9 @@ class Args:
     """stop after this many decisions (all seats, all rows)"""
     time_limit_minutes: float | None = None
     """stop after this many minutes of wall time (counted over resumes), whichever comes first"""
+    cpu_limit_minutes: float | None = None
+    """stop after this many minutes of this process's CPU time (counted over resumes): the budget on a
+    machine whose cores other work shares"""
     num_envs: int = 2048
     """hands stepped together by the actors"""
     rollout_steps: int = 16

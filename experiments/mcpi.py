@@ -75,6 +75,9 @@ class Args:
     """stop after this many decisions (actors and rollouts)"""
     time_limit_minutes: float | None = None
     """stop after this many minutes of wall time (counted over resumes), whichever comes first"""
+    cpu_limit_minutes: float | None = None
+    """stop after this many minutes of this process's CPU time (counted over resumes): the budget on a
+    machine whose cores other work shares"""
     num_envs: int = 256
     """hands played by the actors (they only provide the probed positions)"""
     probe_rate: float = 0.25

@@ -38,6 +38,7 @@ from agents.neural.training import (
     Clock,
     derived_seed,
     evaluate,
+    make_progress,
     new_network,
     reward_scale,
     run_name,
@@ -182,6 +183,10 @@ def fit(args: Args, network, data: dict, scale: float, rng: np.random.Generator,
     total_steps = args.epochs * steps_per_epoch
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0 - step / total_steps)
     step, metrics = 0, {}
+    progress = make_progress() if args.progress else None
+    if progress:
+        task = progress.add_task(f"{args.game} warm start", total=total_steps * args.batch_size, status="")
+        progress.start()
     for epoch in range(args.epochs):
         order = rng.permutation(train_rows)
         for start in range(0, order.size, args.batch_size):
@@ -193,13 +198,20 @@ def fit(args: Args, network, data: dict, scale: float, rng: np.random.Generator,
             optimizer.step()
             schedule.step()
             step += 1
+            if progress:
+                progress.update(task, advance=args.batch_size)
             if step % 50 == 0:
                 for name, value in losses.items():
                     writer.add_scalar(f"losses/{name}", float(value), step)
         metrics = held_out_metrics(network, data, test_rows, scale, device)
         for name, value in metrics.items():
             writer.add_scalar(f"charts/held_out_{name}", value, epoch + 1)
-        print(json.dumps({"epoch": epoch + 1, **metrics}))
+        if progress:
+            progress.update(task, status=f"held-out accuracy {metrics['accuracy']:.3f}")
+        else:
+            print(json.dumps({"epoch": epoch + 1, **metrics}))
+    if progress:
+        progress.stop()
     return metrics
 
 

@@ -61,7 +61,8 @@ def test_numpy_forward_pass_matches_torch(game):
     env.reset(seed=2)
     observation = np.stack([env.observe(agent)["observation"] for agent in env.possible_agents])
     with torch.no_grad():
-        expected = {head: network(torch.from_numpy(observation), head).numpy() for head in ("q", "policy")}
+        encoded = torch.from_numpy(network.encode(observation))
+        expected = {head: network(encoded, head).numpy() for head in ("q", "policy")}
     weights = network.numpy_weights()
     for head, scores in expected.items():
         np.testing.assert_allclose(NumpyPolicy(weights, head).scores(observation), scores, rtol=1e-4, atol=1e-5)

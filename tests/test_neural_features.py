@@ -130,3 +130,47 @@ def test_encoder_appends_a_fixed_number_of_features(game):
     assert FeatureEncoder(game, {}, "none")(observation).shape == observation.shape
     with pytest.raises(ValueError, match="feature set"):
         FeatureEncoder(game, {}, "magic")
+
+
+def unseen_cards(table, game):
+    """Cards the acting seat cannot see anywhere: those other seats hold (and Palatinate's untaken skat)."""
+    state = table.unwrapped.state()
+    agent = table.agent_selection
+    hidden = {card for other, cards in state["hands"].items() if other != agent for card in cards}
+    if game == "palatinate" and state.get("contract") not in ("simple",):
+        hidden |= set(state.get("skat") or [])
+    if game == "knuffeln":
+        hidden |= set(state.get("stock") or []) - set(state.get("face_up") or [])
+    return {table.unwrapped.deck.parse(card) for card in hidden}
+
+
+@pytest.mark.parametrize("game", ["bavarian", "asserufen", "knuffeln"])
+def test_highest_left_and_safe_features_follow_their_definitions(game):
+    """Schafkopf: a held card is flagged when no unseen card of its effective suit ranks above it;
+    Knüffeln: when no unseen card would beat it if it were led. Checked against the hidden hands."""
+    encoder = FeatureEncoder(game, {}, "cards")
+    checked = 0
+    for table in positions(game, {}, 40, seed=5):
+        state = table.unwrapped.state()
+        if state["phase"] not in ("play", "playing") or state.get("trick_face_down"):
+            continue
+        observation = table.observe(table.agent_selection)["observation"]
+        features = blocks(encoder, encoder.derived(observation[None, :])[0])
+        hidden = unseen_cards(table, game)
+        held = [table.unwrapped.deck.parse(card) for card in state["hands"][table.agent_selection]]
+        for card in held:
+            if game == "knuffeln":
+                chosen = sum(1 << "CSHD".index(s) for s in state["chosen_suits"])
+                flagged = bool(features["safe"][card])
+                expected = not any(knuffeln_kernel.beats(0, chosen, other, card) for other in hidden)
+            else:
+                kind = 4 if state["contract"] in ("wenz", "wenz_tout") else TRUMP_LETTERS[game].index(state["trump"])
+                flagged = bool(features["top"][card])
+                expected = not any(
+                    common.EFFECTIVE_SUIT[kind, other] == common.EFFECTIVE_SUIT[kind, card]
+                    and common.TRICK_POWER[kind, other] > common.TRICK_POWER[kind, card]
+                    for other in hidden
+                )
+            assert flagged == expected, (table.unwrapped.deck.name_of(card), state["hands"])
+            checked += 1
+    assert checked >= 20

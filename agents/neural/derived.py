@@ -124,12 +124,17 @@ def schafkopf_features(observation: np.ndarray, layout: SchafkopfLayout) -> np.n
         seen |= observation[:, offset : offset + 32] > 0.5
     unseen = ~seen
     suit, power, strength = EFFECTIVE_SUIT[kind], POWER[kind], STRENGTH[kind]
-    suit_one_hot = suit[:, :, None] == np.arange(5)
-    own_per_suit = (hand[:, :, None] & suit_one_hot).sum(axis=1) / 8.0
-    unseen_per_suit = (unseen[:, :, None] & suit_one_hot).sum(axis=1) / 14.0
+    own_per_suit = np.zeros((count, 5), dtype=np.float32)
+    unseen_per_suit = np.zeros((count, 5), dtype=np.float32)
+    best_unseen = np.zeros((count, 32), dtype=np.int64)  # per card: the highest unseen power of its suit
+    for effective_suit in range(5):
+        in_suit = suit == effective_suit
+        own_per_suit[:, effective_suit] = (hand & in_suit).sum(axis=1) / 8.0
+        unseen_per_suit[:, effective_suit] = (unseen & in_suit).sum(axis=1) / 14.0
+        highest = np.where(unseen & in_suit, power, 0).max(axis=1)
+        best_unseen = np.where(in_suit, highest[:, None], best_unseen)
     # a held card is the highest left of its effective suit when no unseen card of that suit ranks above it
-    outranked = ((power[:, None, :] > power[:, :, None]) & (suit[:, None, :] == suit[:, :, None]) & unseen[:, None, :])
-    top_left = hand & ~outranked.any(axis=2)
+    top_left = hand & (power > best_unseen)
 
     in_trick = trick.any(axis=2)
     card_of_seat = trick.argmax(axis=2)
@@ -287,12 +292,17 @@ def knuffeln_features(observation: np.ndarray, layout: KnuffelnLayout) -> np.nda
     unseen = ~seen
     attack, defence = ATTACK[chosen], DEFENCE[chosen]
     in_chosen_suit = ((chosen[:, None] >> (np.arange(cards) // KNUFFELN_RANKS)) & 1).astype(bool)
-    # safe if led: no unseen card's attack exceeds its defence (nor, where suits are ranked, a higher card)
-    every_card = np.arange(cards)
-    safe = np.zeros((count, cards), dtype=bool)
-    for card in range(cards):
-        beaten = knuffeln_beats(layout.ranking, chosen[:, None], every_card[None, :], np.full((count, 1), card))
-        safe[:, card] = hand[:, card] & ~(beaten & unseen).any(axis=1)
+    # safe if led: no unseen card's attack exceeds its defence, nor (where suits are ranked) is an unseen
+    # card of its suit ranked higher
+    suit_rank = SUIT_RANK[layout.ranking, chosen]
+    strongest_attack = np.where(unseen, attack, 0).max(axis=1)
+    best_rank_of_suit = np.zeros((count, cards), dtype=np.int64)
+    for suit in range(4):
+        in_suit = (np.arange(cards) // KNUFFELN_RANKS) == suit
+        highest = np.where(unseen[:, in_suit], suit_rank[:, in_suit], 0).max(axis=1)
+        best_rank_of_suit[:, in_suit] = highest[:, None]
+    outranked = (suit_rank > 0) & (best_rank_of_suit > suit_rank)
+    safe = hand & (strongest_attack[:, None] <= defence) & ~outranked
 
     in_trick = trick.any(axis=2)
     card_of_seat = trick.argmax(axis=2)
@@ -306,7 +316,7 @@ def knuffeln_features(observation: np.ndarray, layout: KnuffelnLayout) -> np.nda
         winner_seat = np.where(takes, seat, winner_seat)
         winner_card = np.where(takes, card, winner_card)
     beats_winner = led[:, None] & hand & knuffeln_beats(
-        layout.ranking, chosen[:, None], every_card[None, :], winner_card[:, None]
+        layout.ranking, chosen[:, None], np.arange(cards)[None, :], winner_card[:, None]
     )
     team = observation[:, layout.team : layout.team + n] > 0.5
     my_team_winning = led & team[rows, winner_seat]

@@ -25,7 +25,7 @@ from .features import action_features, observation_scale
 from .network import TrickNet
 from .rollout import REWARD_SCALE, make_batch_env
 
-SCALE_ENVS, SCALE_STEPS, SCALE_SEED = 256, 400, 12345
+SCALE_ENVS, SCALE_STEPS, SCALE_SEED = 128, 250, 12345
 """The random hands on which a fresh network's ``input_scale`` is measured (fixed: the scale is part of
 the network and must not depend on the training seed's luck)."""
 
@@ -86,12 +86,19 @@ def reward_scale(game: str, override: float | None) -> float:
     return scale
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process (all its threads) and of its finished child processes (e.g. the warm
+    start's teacher workers)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 class Clock:
     """Wall-clock and CPU seconds of a run, carried over a resume."""
 
     def __init__(self, wall: float = 0.0, cpu: float = 0.0) -> None:
         self._wall0, self._cpu0 = wall, cpu
-        self._start_wall, self._start_cpu = time.perf_counter(), time.process_time()
+        self._start_wall, self._start_cpu = time.perf_counter(), cpu_seconds()
 
     @property
     def wall(self) -> float:
@@ -99,7 +106,7 @@ class Clock:
 
     @property
     def cpu(self) -> float:
-        return self._cpu0 + time.process_time() - self._start_cpu
+        return self._cpu0 + cpu_seconds() - self._start_cpu
 
     def state(self) -> dict:
         return {"wall_seconds": self.wall, "cpu_seconds": self.cpu}
@@ -274,8 +281,13 @@ class Run:
         return derived_seed(self.args.seed, self.step["segment"])
 
     def done(self) -> bool:
-        limit = self.args.time_limit_minutes
-        return self.decisions >= self.args.total_decisions or (limit is not None and self.clock.wall >= 60 * limit)
+        """Out of budget: decisions, wall minutes or CPU minutes (each counted over resumes)."""
+        wall, cpu = self.args.time_limit_minutes, getattr(self.args, "cpu_limit_minutes", None)
+        return (
+            self.decisions >= self.args.total_decisions
+            or (wall is not None and self.clock.wall >= 60 * wall)
+            or (cpu is not None and self.clock.cpu >= 60 * cpu)
+        )
 
     def advance(self, decisions: int) -> tuple[bool, bool]:
         """Count one iteration of ``decisions``; evaluate and snapshot into the pool where due. Returns
