@@ -4,14 +4,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-quick clean
+.PHONY: run test lint bench bench-quick clean play signalling
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	# torch is pinned so that pip takes the CPU build that lies on this machine's disk.
+	# torch is pinned: an unpinned install may pull a multi-GB CUDA build where a CPU build is wanted.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,torch]'
+	$(PY) -m pip install --quiet -e '.[dev,torch,play,sb3,torchrl]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -19,7 +19,13 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
+	@[ -x "$${PLAY_CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)}" ] || \
+		echo "NOTE: no chromium found: the browser tests of the table (tests/play/test_browser.py) will be SKIPPED"
 	$(PY) -m pytest -n 2 tests
+
+# The table in a browser: play against the bots, or watch game records (python -m play --help).
+play: $(STAMP)
+	$(PY) -m play
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
@@ -30,6 +36,9 @@ bench: $(STAMP)
 
 bench-quick: $(STAMP)
 	$(PY) -m benchmarks.compare --quick
+
+signalling: $(STAMP)
+	$(PY) -m experiments.signalling_study
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -6,12 +6,12 @@
 | name | agent |
 |---|---|
 | ``random`` | uniform over the legal actions (``agents.random_agent``) |
-| ``pimc`` | compiled determinized search: resampled deals, heuristic playouts (``agents.pimc_heuristic``; |
-| | Knüffeln: ``agents.pimc_knuffeln``, which also turns and answers turns) |
-| ``pimc_random`` | the same search with uniformly random playouts (``agents.pimc``) |
-| ``nested_pimc`` | ``pimc``, but bids, calls, doubles and turns are scored by simulated hands (``agents.pimc``) |
+| ``pimc`` | compiled determinized search: resampled deals, heuristic playouts (``agents.search.heuristic``; |
+| | Knüffeln: ``agents.search.knuffeln``, which also turns and answers turns) |
+| ``pimc_random`` | the same search with uniformly random playouts (``agents.search.pimc``) |
+| ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands (same module) |
 | ``neural`` | a trained network (``agents.neural``): the checkpoint shipped for the game, or ``neural[path=...]`` |
-| ``rules`` | the game's rule-based player: class ``RulesAgent`` of module ``agents.rules_<game>`` |
+| ``rules`` | the game's rule-based player (``rules_agent`` of its record in ``trick_core.registry``) |
 | ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
 
 A name may carry keyword arguments in brackets, as on the arena's command line:
@@ -22,31 +22,31 @@ from __future__ import annotations
 
 import importlib
 
-from .games import GAMES, check_game, parse_value
+from trick_core.registry import GAME_NAMES, game_spec
+
+from .config import parse_value
 
 BUILTIN_AGENTS = {
     "random": ("agents.random_agent", "RandomAgent"),
-    "pimc": ("agents.pimc_heuristic", "make_agent"),
-    "pimc_random": ("agents.pimc", "PIMCAgent"),
-    "nested_pimc": ("agents.pimc", "NestedPIMCAgent"),
+    "pimc": ("agents.search", "make_pimc"),
+    "pimc_random": ("agents.search", "PIMCAgent"),
+    "nested_pimc": ("agents.search", "NestedPIMCAgent"),
     "neural": ("agents.neural", "make_agent"),
 }
-RULES_MODULE = "agents.rules_{game}"
-RULES_CLASS = "RulesAgent"
 
-__all__ = ["BUILTIN_AGENTS", "GAMES", "make", "parse_agent_spec", "rules_available"]
+__all__ = ["BUILTIN_AGENTS", "GAME_NAMES", "make", "parse_agent_spec"]
 
 
 def make(name: str, game: str, **kwargs):
     """An agent for ``game`` by name (built-in, ``rules``, or ``"package.module:attr"``)."""
-    check_game(game)
+    spec = game_spec(game)
     base_name, spec_kwargs = parse_agent_spec(name)
     kwargs = {**spec_kwargs, **kwargs}
     if base_name in BUILTIN_AGENTS:
         module_name, attr = BUILTIN_AGENTS[base_name]
         return getattr(importlib.import_module(module_name), attr)(game, **kwargs)
     if base_name == "rules":
-        return _rules_class(game)(game, **kwargs)
+        return _import_attr(spec.rules_agent, "rules agent")(game, **kwargs)
     if ":" in base_name:
         return _outside_agent(base_name, game, kwargs)
     known = sorted(BUILTIN_AGENTS) + ["rules", "package.module:attr"]
@@ -72,28 +72,10 @@ def parse_agent_spec(spec: str) -> tuple[str, dict]:
     return base_name.strip(), kwargs
 
 
-def rules_available(game: str) -> bool:
-    """Whether the rule-based agent of ``game`` exists yet."""
-    try:
-        _rules_class(game)
-    except ValueError:
-        return False
-    return True
-
-
-def _rules_class(game: str):
-    module_name = RULES_MODULE.format(game=check_game(game))
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        raise ValueError(
-            f"no rule-based agent for {game} yet: module {module_name} (class {RULES_CLASS}) does not exist"
-        ) from None
-    if not hasattr(module, RULES_CLASS):
-        raise ValueError(f"module {module_name} has no class {RULES_CLASS}")
-    return getattr(module, RULES_CLASS)
+def _import_attr(path: str, what: str):
+    """The object named by ``"package.module:attr"``."""
+    module_name, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
 
 
 def _outside_agent(spec: str, game: str, kwargs: dict):

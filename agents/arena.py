@@ -7,28 +7,9 @@ the deal is the unit of independence, so means and 95% intervals are taken over 
 ``agents.stats``), and the difference of two agents is paired over the same deals. With more than two
 agents the arena plays a round robin of pairwise matches on the same deals and adds a ratings table.
 
-**The seatings (why they are fair).** A seating gives each seat to agent A or B. Every scheme below is
-closed under swapping A and B and gives each agent each seat equally often, so two copies of one
-deterministic agent score exactly zero, and every seat's cards (and the dealer's position) favour
-neither agent.
-
-- **Knüffeln, 4 players**: ``ABAB`` and ``BABA``. Partnerships are fixed (seats 0+2 against 1+3), so
-  each agent plays as a whole team, once with each half of the deal. (Mixed teams, ``AABB``, would cancel
-  to exactly zero by construction and measure nothing.)
-- **Knüffeln, 5 players**: the dealer's seat goes to A or B, and the four others are ``ABAB`` or ``BABA``
-  counted from the dealer's left: 4 seatings. The dealer may play alone; otherwise the four play partners
-  opposite, so each agent again forms whole teams, and each agent deals (and decides to play alone)
-  equally often.
-- **Bavarian, Asserufen**: all six ways to give two seats to A and two to B. Partners are hidden and
-  change every hand (the called ace). Each agent sits each seat 3 times, and any two seats are held by the
-  same agent in 2 of the 6 seatings and by different agents in 4, so every partnership a deal can produce
-  is measured alike. ``ABAB``/``BABA`` alone would always make opposite seats partners of one agent and
-  neighbours partners of different agents, tying the comparison to seat geometry.
-- **Palatinate, 3 players**: all six non-constant seatings (``AAB`` and ``ABB`` in every rotation): at
-  every seat each agent is alone and in a pair equally often, as declarer or as a defender.
-- **Palatinate, ``players=4``**: as with 3 players, over the three active seats. The dealer sits out and
-  never acts, so no agent plays that seat; it still scores with the defenders, and those units, which no
-  agent earned, are removed by centring (below).
+**The seatings** (``agents.seatings``): every deal is played at each seating of a scheme that is closed
+under swapping the two agents and gives each agent each seat equally often (that module says why each
+game's scheme is fair).
 
 **Units per hand.** Each agent's reported ``mean_units_per_hand`` is its mean settlement per seat-hand,
 centred on the table: minus the mean of both agents. Where every seat is played (all games but
@@ -58,7 +39,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -66,58 +46,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from trick_core.registry import game_spec, make_env
+from trick_core.seat_view import SeatView
+
 from . import make, parse_agent_spec
-from .games import check_game, make_env, parse_config
+from .config import parse_config
+from .leaderboard import json_ready, make_progress, print_leaderboard, save_plot
+from .seatings import PASSIVE, seatings_for
 from .stats import mean_interval, paired_difference_interval, win_record
-
-PASSIVE = None
-"""Seat marker of a seating: the seat takes no decision (Palatinate ``players=4`` dealer)."""
-
-
-# ---------------------------------------------------------------------------------------------- seatings
-
-
-def seatings_for(game: str, num_seats: int, dealer: int) -> tuple[str, list[tuple]]:
-    """The scheme name and the seatings of one deal: tuples giving each seat slot 0 (first agent), slot 1
-    (second) or ``PASSIVE`` (see the module docstring)."""
-    check_game(game)
-    if game == "knuffeln" and num_seats == 4:
-        return "partnership", [(0, 1, 0, 1), (1, 0, 1, 0)]
-    if game == "knuffeln" and num_seats == 5:
-        return "dealer-and-partnerships", _knuffeln_five_seatings(dealer)
-    if game == "palatinate" and num_seats == 4:
-        active = [seat for seat in range(num_seats) if seat != dealer]
-        return "balanced-active-seats", balanced_seatings(active, num_seats)
-    return "balanced", balanced_seatings(list(range(num_seats)), num_seats)
-
-
-def balanced_seatings(active_seats: list[int], num_seats: int) -> list[tuple]:
-    """Every two-agent seating of ``active_seats`` in which both agents hold the same number of seats
-    (an even count), or every non-constant one (an odd count): each agent holds each seat equally often."""
-    count = len(active_seats)
-    seatings = []
-    for bits in range(1, 2**count - 1):
-        first_agent_seats = bin(bits).count("1")
-        if count % 2 == 0 and first_agent_seats != count // 2:
-            continue
-        seating = [PASSIVE] * num_seats
-        for position, seat in enumerate(active_seats):
-            seating[seat] = 0 if bits >> position & 1 else 1
-        seatings.append(tuple(seating))
-    return seatings
-
-
-def _knuffeln_five_seatings(dealer: int) -> list[tuple]:
-    seatings = []
-    for dealer_slot in (0, 1):
-        for first_slot in (0, 1):
-            seating = [PASSIVE] * 5
-            seating[dealer] = dealer_slot
-            for offset in range(1, 5):
-                seating[(dealer + offset) % 5] = first_slot if offset % 2 else 1 - first_slot
-            seatings.append(tuple(seating))
-    return seatings
-
 
 # ---------------------------------------------------------------------------------------------- labels
 
@@ -191,17 +127,19 @@ _TABLES: dict = {}
 
 
 def _table(match: MatchSpec):
+    """The env, the two agents and each seat's view of the table (what an agent is handed)."""
     key = (match.game, match.config_json, match.specs)
     if key not in _TABLES:
         env = make_env(match.game, **match.config)
         agents = [make(spec, match.game) for spec in match.specs]
-        _TABLES[key] = (env, agents)
+        views = {name: SeatView(env, name) for name in env.possible_agents}
+        _TABLES[key] = (env, agents, views)
     return _TABLES[key]
 
 
 def play_deal(match: MatchSpec, deal_index: int) -> DealResult:
     """Play deal ``deal_index`` of ``match`` once per seating."""
-    env, agents = _table(match)
+    env, agents, views = _table(match)
     seed = deal_seed(match.seed, deal_index)
     env.reset(seed=seed)
     deal = env.unwrapped.game_record()["deal"]
@@ -217,7 +155,7 @@ def play_deal(match: MatchSpec, deal_index: int) -> DealResult:
         for slot, agent in enumerate(agents):
             if callable(getattr(agent, "reset", None)):
                 agent.reset(agent_seed(match.seed, deal_index, seating_index, match.indices[slot]))
-        settlement = _play_hand(env, agents, seating, match.labels, result)
+        settlement = _play_hand(env, agents, views, seating, match.labels, result)
         for seat, slot in enumerate(seating):
             if slot is not PASSIVE:
                 result.units[slot] += settlement[seat]
@@ -232,7 +170,8 @@ def play_deal(match: MatchSpec, deal_index: int) -> DealResult:
     return result
 
 
-def _play_hand(env, agents, seating, labels, result: DealResult) -> list[float]:
+def _play_hand(env, agents, views, seating, labels, result: DealResult) -> list[float]:
+    """Play one hand; every agent acts on its seat's view of the table, never on the env itself."""
     base = env.unwrapped
     while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
         agent_name = env.agent_selection
@@ -241,7 +180,7 @@ def _play_hand(env, agents, seating, labels, result: DealResult) -> list[float]:
             raise RuntimeError(f"{base.game_name}: {agent_name} must act, but the seating gives it no agent")
         choice = len(base.legal_actions()) > 1
         start = time.perf_counter()
-        action = agents[slot].act(env, agent_name)
+        action = agents[slot].act(views[agent_name], agent_name)
         result.seconds[slot] += time.perf_counter() - start
         result.decisions[slot] += 1
         result.choices[slot] += choice
@@ -337,7 +276,7 @@ def run_matches(
     progress=None,
 ) -> list[MatchResult]:
     """Round robin of pairwise duplicate matches of ``specs`` on the same ``hands`` deals."""
-    check_game(game)
+    game_spec(game)
     if len(specs) < 2:
         raise ValueError(f"a match needs at least two agents, got {specs}")
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
@@ -432,105 +371,6 @@ def without_timing(summary: dict) -> dict:
     return clean
 
 
-# ---------------------------------------------------------------------------------------------- output
-
-
-def leaderboard_tables(summary: dict):
-    """The rich tables of a summary: ratings, then one row per pairwise match."""
-    from rich.markup import escape
-    from rich.table import Table
-
-    config = ", ".join(f"{k}={v}" for k, v in summary["config"].items())
-    title = f"{summary['game']}{f' ({config})' if config else ''}: {summary['hands']} deals, duplicate"
-    ratings = Table(title=title, title_justify="left")
-    for column in ("#", "agent", "units/hand", "95% CI", "deal win rate", "ms/choice"):
-        ratings.add_column(column, justify="left" if column == "agent" else "right", no_wrap=column != "agent")
-    ranked = sorted(summary["agents"].items(), key=lambda item: -item[1]["mean_units_per_hand"])
-    timing = summary.get("timing", {})
-    for rank, (label, row) in enumerate(ranked, 1):
-        ms = timing.get(label, {}).get("ms_per_choice")
-        ratings.add_row(
-            str(rank),
-            escape(label),
-            f"{row['mean_units_per_hand']:+.3f}" + (" *" if row["significant"] else ""),
-            _format_interval(row["ci95"]),
-            f"{row['deal_win_rate']:.1%}",
-            "-" if ms is None else f"{ms:.2f}",
-        )
-    pairs = Table(title="pairwise matches (difference = first - second, per hand)", title_justify="left")
-    for column in ("first", "second", "difference", "95% CI", "won/tied/lost"):
-        left = column in ("first", "second")
-        pairs.add_column(column, justify="left" if left else "right", no_wrap=not left)
-    for match in summary["matches"]:
-        diff = match["difference"]
-        first = match["agents"][diff["first"]]
-        pairs.add_row(
-            escape(diff["first"]),
-            escape(diff["second"]),
-            f"{diff['first_minus_second']:+.3f}" + (" *" if diff["significant"] else ""),
-            _format_interval(diff["ci95"]),
-            f"{first['deals_won']}/{first['deals_tied']}/{first['deals_lost']}",
-        )
-    return ratings, pairs
-
-
-def _format_interval(interval: list) -> str:
-    low, high = interval
-    return "n/a" if low is None else f"[{low:+.3f}, {high:+.3f}]"
-
-
-def print_leaderboard(summary: dict, console=None) -> None:
-    from rich.console import Console
-
-    console = console or Console()
-    ratings, pairs = leaderboard_tables(summary)
-    console.print(ratings)
-    console.print(pairs)
-    console.print(
-        "* significant at 95% (the interval excludes zero); intervals are over deals; "
-        "ms/choice: time per decision with more than one legal action"
-    )
-
-
-def save_plot(summary: dict, path: str) -> None:
-    """A PNG: every agent's units per hand with its 95% interval, and every pairwise difference."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    labels = list(summary["agents"])
-    means = [summary["agents"][a]["mean_units_per_hand"] for a in labels]
-    errors = [_error_bar(summary["agents"][a]) for a in labels]
-    matches = summary["matches"]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 0.6 * max(len(labels), len(matches)) + 2.5))
-    left.barh(labels, means, xerr=np.array(errors).T, color="tab:blue", alpha=0.8, capsize=4)
-    left.axvline(0.0, color="black", linewidth=0.8)
-    left.set_xlabel("units per hand (95% CI over deals)")
-    left.set_title("ratings")
-    left.invert_yaxis()
-    names = [f"{m['difference']['first']} - {m['difference']['second']}" for m in matches]
-    differences = [m["difference"]["first_minus_second"] for m in matches]
-    difference_errors = [_error_bar({"mean_units_per_hand": m["difference"]["first_minus_second"],
-                                     "ci95": m["difference"]["ci95"]}) for m in matches]
-    right.barh(names, differences, xerr=np.array(difference_errors).T, color="tab:orange", alpha=0.8, capsize=4)
-    right.axvline(0.0, color="black", linewidth=0.8)
-    right.set_xlabel("difference per hand (95% CI, paired over deals)")
-    right.set_title("pairwise matches")
-    right.invert_yaxis()
-    figure.suptitle(f"{summary['game']}: {summary['hands']} duplicate deals, seed {summary['seed']}")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-
-
-def _error_bar(row: dict) -> tuple[float, float]:
-    low, high = row["ci95"]
-    if low is None:
-        return (0.0, 0.0)
-    return (row["mean_units_per_hand"] - low, high - row["mean_units_per_hand"])
-
-
 def write_records(matches: list[MatchResult], path: str) -> int:
     """Every hand's game record as one JSON line, in match, deal and seating order."""
     count = 0
@@ -541,32 +381,6 @@ def write_records(matches: list[MatchResult], path: str) -> int:
                     out.write(json.dumps(record, separators=(",", ":")) + "\n")
                     count += 1
     return count
-
-
-def json_ready(value):
-    """Replace NaN and infinities (not JSON) with ``None``, recursively."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: json_ready(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_ready(v) for v in value]
-    return value
-
-
-def make_progress(console=None):
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("deals"),
-        TimeElapsedColumn(),
-        console=console or Console(stderr=True),
-        transient=True,
-    )
 
 
 def run_arena(

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .games import check_game
+from trick_core.registry import game_spec
 
 
 class Agent:
@@ -31,7 +31,7 @@ class Agent:
     name = "agent"
 
     def __init__(self, game: str, seed: int | None = None) -> None:
-        self.game = check_game(game)
+        self.game = game_spec(game).name
         self.rng = np.random.default_rng(seed)
         self.decisions = 0
 

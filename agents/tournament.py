@@ -1,13 +1,12 @@
-"""The bots' tournament (``make run``): duplicate round robins of ``random``, ``rules``, ``pimc`` and the trained
-``neural`` agent on every game, with leaderboards.
+"""The bots' tournament (``make run``): duplicate round robins of ``random``, ``rules`` and ``pimc`` on every
+game — and the trained ``neural`` agent in the games a network is shipped for — with leaderboards.
 
 ``python -m agents.tournament`` plays, for each of Knüffeln, Bavarian Schafkopf, Palatinate Schafkopf and
 Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every deal at every seating,
 95% intervals over deals) and prints each game's leaderboard, then one table of all games. Defaults
-are sized to finish in two to three minutes on two cores (``DEFAULT_HANDS``); ``--hands`` and ``--pimc``
-trade time for precision.
-A game whose rule-based agent (``agents/rules_<game>.py``) or shipped network
-(``agents/neural/checkpoints/<game>.pt``) does not exist yet is played without it, with a note.
+are sized to finish in two to three minutes on two cores (``tournament_deals`` of each game's record in
+``trick_core.registry``); ``--hands`` and ``--pimc`` trade time for precision. ``neural`` enters a game
+only where ``agents/neural/checkpoints/<game>.pt`` is shipped (``--no-neural`` leaves it out).
 """
 
 from __future__ import annotations
@@ -20,33 +19,32 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import rules_available
-from .arena import json_ready, print_leaderboard, run_arena, save_plot, without_timing
-from .games import GAMES, check_game
+from trick_core.registry import GAME_NAMES, game_spec
+
+from .arena import run_arena, without_timing
+from .leaderboard import json_ready, print_leaderboard, save_plot
 from .neural import neural_available
 
 DEFAULT_PIMC = "pimc"
-DEFAULT_HANDS = {"knuffeln": 600, "bavarian": 120, "palatinate": 120, "asserufen": 240}
-"""Deals per match when ``--hands`` is not given: each game gets about a minute on two cores, enough for
-``pimc`` against ``rules`` to be significant in each (the margins are small beside a hand's spread in
-Asserufen and Knüffeln, and a Knüffeln deal is only two hands)."""
+
 
 
 @dataclass
 class Args:
     """Duplicate round robins of the bots on every game."""
 
-    games: list[str] = field(default_factory=lambda: list(GAMES))
+    games: list[str] = field(default_factory=lambda: list(GAME_NAMES))
     """games to play"""
     hands: int | None = None
-    """deals per match (each is played at every seating: 2 to 6 hands per deal); default: per game,
-    DEFAULT_HANDS (knuffeln 600, bavarian 120, palatinate 120, asserufen 240)"""
+    """deals per match (each is played at every seating: 2 to 6 hands per deal); default: per game, the
+    registry's tournament_deals (knuffeln 600, bavarian 120, palatinate 120, asserufen 240): about a minute
+    each on two cores, enough for pimc against rules to be significant in each"""
     seed: int = 0
     """seed of the deals and the agents"""
     pimc: str = DEFAULT_PIMC
     """the pimc entrant, with its arguments"""
     neural: bool = True
-    """enter the shipped neural agent where a checkpoint is shipped for the game"""
+    """enter the trained neural agent in the games a checkpoint is shipped for"""
     extra: list[str] = field(default_factory=list)
     """more entrants, e.g. agents.examples.outside_greedy:make_agent"""
     workers: int = 2
@@ -59,34 +57,23 @@ class Args:
     """show progress bars"""
 
 
-def entrants(game: str, pimc: str, extra: list[str], neural: bool = True) -> tuple[list[str], list[str]]:
-    """The agents for ``game``, and notes on any left out."""
-    agents, notes = ["random"], []
-    if rules_available(game):
-        agents.append("rules")
-    else:
-        notes.append(f"rules: skipped, agents/rules_{game}.py does not exist yet")
-    agents.append(pimc)
-    if neural and neural_available(game):
-        agents.append("neural")
-    elif neural:
-        notes.append(f"neural: skipped, agents/neural/checkpoints/{game}.pt is not shipped")
-    return agents + list(extra), notes
+def entrants(pimc: str, extra: list[str], game: str | None = None, neural: bool = True) -> list[str]:
+    """The agents of ``game``'s round robin: ``neural`` joins where a checkpoint is shipped for it."""
+    shipped = neural and game is not None and neural_available(game)
+    return ["random", "rules", pimc, *(["neural"] if shipped else []), *extra]
 
 
 def run_tournament(args: Args, console: Console | None = None) -> dict:
     console = console or Console()
     results = {}
     for game in args.games:
-        check_game(game)
-        agents, notes = entrants(game, args.pimc, args.extra, args.neural)
+        spec = game_spec(game)
+        agents = entrants(args.pimc, args.extra, game, args.neural)
         start = time.perf_counter()
-        hands = args.hands if args.hands is not None else DEFAULT_HANDS[game]
+        hands = args.hands if args.hands is not None else spec.tournament_deals
         summary = run_arena(game, agents, hands, args.seed, workers=args.workers, show_progress=args.progress)
         seconds = time.perf_counter() - start
         print_leaderboard(summary, console)
-        for note in notes:
-            console.print(f"[yellow]note[/yellow] {note}")
         console.print(f"{game}: {seconds:.0f} s\n")
         results[game] = summary
         if args.plot_dir:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import agents
-from agents.games import GAMES, make_env
+from trick_core.registry import GAME_NAMES as GAMES
+from trick_core.registry import make_env
 
 DEFAULT_AGENTS = (
     "pimc",

@@ -2,7 +2,7 @@
 
     python -m benchmarks.compare [--quick] [--json PATH] [--plot PATH]
 
-Measured on this machine, in this process (start-up in fresh subprocesses):
+Measured on the machine it runs on, in one process (start-up in fresh subprocesses):
 
 - random whole hands/s of our compiled driver (``play_random_hands``), on 1 thread and on all of
   numba's threads, for every game; the same rules' plain-Python reference (``*_reference.py``);

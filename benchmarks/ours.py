@@ -7,25 +7,21 @@ windows) and, for the AEC envs, with exactly the loops used for the PettingZoo a
 
 from __future__ import annotations
 
-import importlib
 import itertools
 
 import numpy as np
+
+from trick_core.registry import game_spec
 
 from .anchors import performance_turns, raw_steps
 from .timing import measure_rate
 
 GAMES = ("bavarian", "palatinate", "asserufen", "knuffeln")
-ENV_MODULES = {
-    "bavarian": "schafkopf_env.bavarian_v0",
-    "palatinate": "schafkopf_env.palatinate_v0",
-    "asserufen": "schafkopf_env.asserufen_v0",
-    "knuffeln": "knuffeln_env.knuffeln_v0",
-}
+"""The order of the comparison's tables (Bavarian first: its anchors are the closest)."""
 
 
 def env_module(game: str):
-    return importlib.import_module(ENV_MODULES[game])
+    return game_spec(game).env_module()
 
 
 def random_hand_player(game: str, config: dict | None = None):
@@ -40,14 +36,7 @@ def random_hand_player(game: str, config: dict | None = None):
 
 
 def batch_env(game: str, num_envs: int, num_threads: int | None, copy: bool, config: dict | None = None):
-    config = dict(config or {})
-    if game == "knuffeln":
-        from knuffeln_env.batch import BatchEnv
-
-        return BatchEnv(num_envs, seed=0, num_threads=num_threads, copy=copy, **config)
-    from schafkopf_env.batch import BatchEnv
-
-    return BatchEnv(game, num_envs, seed=0, num_threads=num_threads, copy=copy, **config)
+    return game_spec(game).make_batch_env(num_envs, seed=0, num_threads=num_threads, copy=copy, **(config or {}))
 
 
 def compiled_hands_per_second(game: str, num_threads: int | None, min_seconds: float, config=None) -> dict:

@@ -16,7 +16,7 @@ from .timing import measure_rate
 
 
 def _bavarian(rng: random.Random, config: dict) -> list:
-    from schafkopf_env import bavarian_reference as ref
+    from schafkopf_env.bavarian import reference as ref
 
     pack = list(ref.PACK)
     rng.shuffle(pack)

@@ -36,7 +36,7 @@ import numpy as np
 import torch
 import tyro
 
-from agents.games import parse_config
+from agents.config import parse_config
 from agents.neural.network import masked_argmax, masked_logits
 from agents.neural.rollout import RolloutEvaluator, make_batch_env
 from agents.neural.training import (

@@ -31,7 +31,7 @@ import torch
 import tyro
 
 from agents import make
-from agents.games import make_env, parse_config
+from agents.config import parse_config
 from agents.neural.checkpoint import checkpoint_dict, save_checkpoint
 from agents.neural.network import masked_logits
 from agents.neural.training import (
@@ -46,6 +46,7 @@ from agents.neural.training import (
     set_threads,
     training_record,
 )
+from trick_core.registry import make_env
 
 ALGO = "warm_start"
 

@@ -39,9 +39,10 @@ import functools
 import numpy as np
 from numba import prange
 
-from trick_core import batch_loops
+from trick_core import batch_loops, drivers
 from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer
-from trick_core.jit import rng_below
+from trick_core.bits import uniform_below_modulo
+from trick_core.specialise import code_fingerprint, compile_copies
 
 from . import kernel as knuffeln_kernel
 from . import knuffeln_v0
@@ -174,6 +175,8 @@ def random_hand_player(**config) -> RandomHandPlayer:
 
 
 # ================================================================== compiled match loops (templates)
+advance = None
+"""The kernel's ``advance`` driver (``trick_core.drivers``); bound in the compiled copies."""
 # Compiled through ``trick_core.batch_loops.compile_copies`` (serial and parallel copies cache apart).
 
 
@@ -183,7 +186,7 @@ def deal_next_hand_of_match(state, params, dealer, rng, cards):
     for i in range(cards.shape[0]):
         cards[i] = i
     for i in range(cards.shape[0] - 1, 0, -1):
-        j = rng_below(rng, i + 1)
+        j = uniform_below_modulo(rng, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     knuffeln_kernel.init_state(state, params, dealer, cards)
 
@@ -237,7 +240,7 @@ def match_step_rows(states, params, deal_rngs, actions, obs_type, observations, 
         state = states[i]
         rewards[i, :] = 0.0
         terminated[i] = False
-        seat = knuffeln_kernel.advance(state, actions[i], action_masks[i])
+        seat = advance(state, actions[i], action_masks[i])
         if seat < 0:
             winners = state[knuffeln_kernel.S_WINNER_TEAM]
             points = score_hand_on_ladder(state, ladders[i])
@@ -278,5 +281,15 @@ _SERIAL_MATCH_TEMPLATES = ("deal_next_hand_of_match", "score_hand_on_ladder", "o
 
 @functools.cache
 def _match_loops(parallel: bool):
-    tag = f"{batch_loops.variant_tag(parallel)}__{batch_loops.code_fingerprint(knuffeln_kernel)}"
-    return batch_loops.compile_copies(_MATCH_TEMPLATES, globals(), tag, parallel, _SERIAL_MATCH_TEMPLATES)
+    tag = f"{batch_loops.variant_tag(parallel)}__{code_fingerprint(knuffeln_kernel)}"
+    namespace = {**globals(), "advance": drivers.compiled(knuffeln_kernel).advance}
+    decorator = batch_loops.decorator_for(parallel, _SERIAL_MATCH_TEMPLATES)
+    return compile_copies(_MATCH_TEMPLATES, namespace, tag, decorator)
+
+
+def make(game: str, num_envs: int, **options) -> BatchEnv:
+    """``BatchEnv(num_envs, **options)`` for ``game`` ``"knuffeln"``: the constructor every batch module
+    offers under this name (``trick_core.registry.GameSpec.make_batch_env``)."""
+    if game != GAME:
+        raise ValueError(f"knuffeln_env.batch plays knuffeln, not {game!r}")
+    return BatchEnv(num_envs, **options)

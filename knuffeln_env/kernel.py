@@ -34,21 +34,10 @@ order), 9 cards each, then the 12 stock cards from the top (turned first) to the
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from trick_core.jit import deal_with_constraints, njit
-
-inline_njit = numba.njit(cache=True, nogil=True, inline="always")
-"""For the small helpers on the hot path. Numba inlines them in its own IR, which survives its cache;
-LLVM cannot inline a callee loaded from the cache, and a call that passes the state array costs more than
-most of these helpers' bodies."""
-
-njit_no_refcount = numba.njit(cache=True, nogil=True, _nrt=False)
-"""For the entry points that allocate nothing (stepping, legal actions, random play, observing): compiled
-without numba's reference counting, whose atomic increments around every use of the state array would
-otherwise cost about half of a random hand's time. Callers keep their own counting (arguments are
-borrowed), so these mix freely with ``njit`` functions."""
+from trick_core.bits import lowest_bit, nth_bit, popcount, rng_next, uniform_below
+from trick_core.jit import inline_njit, njit, njit_no_refcount
 
 # ----------------------------------------------------------------------------- cards
 
@@ -63,6 +52,7 @@ RANK_EXCHANGE = RANK_10
 CARDS_PER_HAND = 9
 STOCK_SIZE = 12
 MAX_SEATS = 5
+GAME = "knuffeln"
 MAX_TRICKS = 9
 MAX_TURNED = 4
 
@@ -210,6 +200,8 @@ ACTION_TOKEN = 224
 ACTION_MISC = 192
 """Actions 192..223 travel as the bits of one 32-bit "misc" mask inside the kernel."""
 NUM_BASE_ACTIONS = 224
+MAX_ACTIONS = NUM_BASE_ACTIONS + MAX_TOKENS
+"""The largest action space (talk ``tokens:64``): the size of a mask that fits every variant."""
 CONTROL_NAMES = ("take_ole", "decline", "stop", "accept", "flee", "play_alone", "sit_out", "silent")
 
 
@@ -337,56 +329,6 @@ _FULL_MASK = (1 << NUM_CARDS) - 1
 
 # ----------------------------------------------------------------------------- small helpers
 
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-
-
-@inline_njit
-def popcount(mask):
-    """Number of cards in a mask (the SWAR count of ``trick_core.jit``, inlined here)."""
-    x = np.uint64(mask)
-    x = x - ((x >> np.uint64(1)) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
-
-
-@inline_njit
-def lowest_bit(mask):
-    """Index of the lowest card of a non-empty mask."""
-    x = np.int64(mask)
-    return popcount((x & -x) - 1)
-
-
-@inline_njit
-def nth_bit(mask, n):
-    """Index of the n-th (0-based) card of a mask, counting from card 0."""
-    x = np.int64(mask)
-    for _ in range(n):
-        x &= x - 1
-    return lowest_bit(x)
-
-
-@inline_njit
-def rng_next(rng):
-    """Next 64 random bits: ``trick_core.jit.rng_next`` (splitmix64, same stream), inlined here."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@inline_njit
-def rng_below(rng, n):
-    """Uniform integer in ``[0, n)`` from the splitmix64 ``rng`` by multiply-shift of 32 random bits
-    (bias below ``n / 2**32``, far under anything a card game can measure; no division)."""
-    return np.int64(((rng_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-
 @inline_njit
 def _bit(card):
     return np.int64(1) << np.int64(card)
@@ -407,7 +349,7 @@ def _suit_cards(suit):
     return np.int64(0xFFF) << np.int64(suit * NUM_RANKS)
 
 
-@njit_no_refcount
+@inline_njit
 def current_seat(state):
     """Seat to act, -1 once the hand is over."""
     return state[S_CURRENT]
@@ -488,7 +430,7 @@ def _shuffle_and_deal(state, rng):
     for i in range(NUM_CARDS):
         pack[i] = i
     for i in range(NUM_CARDS - 1, 0, -1):
-        j = rng_below(rng, i + 1)
+        j = uniform_below(rng, i + 1)
         pack[i], pack[j] = pack[j], pack[i]
     players = state[S_PLAYERS]
     dealer = state[S_DEALER]
@@ -552,7 +494,7 @@ def init_state(state, params, dealer, deal_cards):
 def deal_random(state, params, rng):
     """Deal at random (the dealer drawn too) and start the hand; four of one suit turned -> redeal."""
     _reset_config(state, params)
-    state[S_DEALER] = rng_below(rng, params[PARAM_PLAYERS])
+    state[S_DEALER] = uniform_below(rng, params[PARAM_PLAYERS])
     _shuffle_and_deal(state, rng)
     while _turned_count(state) == 0:
         _shuffle_and_deal(state, rng)
@@ -1054,7 +996,7 @@ def _random_legal_action(state, rng):
     n_exchange = popcount(exchange)
     n_show = popcount(show)
     n_misc = popcount(misc)
-    r = rng_below(rng, n_play + n_turn + n_exchange + n_show + n_misc + tokens)
+    r = uniform_below(rng, n_play + n_turn + n_exchange + n_show + n_misc + tokens)
     if r < n_play:
         return ACTION_PLAY + nth_bit(play, r)
     r -= n_play
@@ -1127,14 +1069,6 @@ def _apply_action(state, action):
 
 
 @njit_no_refcount
-def advance(state, action, mask_out):
-    """One env step: apply ``action``, fill ``mask_out`` for the next seat, return it (-1: over)."""
-    _apply_action(state, action)
-    legal_action_mask(state, mask_out)
-    return state[S_CURRENT]
-
-
-@njit_no_refcount
 def settlement(state, out):
     """Units per seat once the hand is over (zero-sum)."""
     for seat in range(state[S_PLAYERS]):
@@ -1144,38 +1078,10 @@ def settlement(state, out):
 # ----------------------------------------------------------------------------- playouts
 
 
-@njit_no_refcount
-def random_playout(state, rng):
-    """Uniformly random legal actions until the hand is over, in place."""
-    while state[S_CURRENT] >= 0:
-        _apply_action(state, _random_legal_action(state, rng))
-
-
-@njit
-def playout_values(state, actions, playouts, rng, out):
-    """For each candidate action: ``playouts`` random playouts after it; summed settlements in ``out``."""
-    work = np.empty_like(state)
-    for i in range(actions.shape[0]):
-        for _ in range(playouts):
-            work[:] = state
-            apply_action(work, actions[i])
-            random_playout(work, rng)
-            for seat in range(work[S_PLAYERS]):
-                out[i, seat] += work[S_SETTLE + seat]
-
-
-@njit
-def play_random_hands(params, num_hands, seed):
-    """Benchmark: deal and play ``num_hands`` uniformly random hands; returns the sum of seat 0's units."""
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    checksum = 0
-    for _ in range(num_hands):
-        deal_random(state, params, rng)
-        random_playout(state, rng)
-        checksum += state[S_SETTLE]
-    return checksum
+@inline_njit
+def random_step(state, rng):
+    """Apply a uniformly random legal action (``_random_legal_action``'s draw)."""
+    _apply_action(state, _random_legal_action(state, rng))
 
 
 # ----------------------------------------------------------------------------- observation
@@ -1420,23 +1326,36 @@ def _hidden_from(state, seat, index):
     return False
 
 
+MAX_HOLDERS = MAX_SEATS + 2
+"""Holders of hidden cards: the hands (rows 0..players-1), the free stock positions (row ``players``) and
+the checked non-Ole at the bottom of the stock (row ``players + 1``)."""
+DEAL_TRIES = 200
+
+
 @njit
-def resample_hidden(state, seat, rng, out_state):
-    """Write into ``out_state`` a state in which every card hidden from ``seat`` is redealt consistently
-    with all it knows, then the history is replayed (hidden card identities in shows to other
-    partnerships and unanswered face-down leads drawn afresh, so the sampled world's history, talk and
-    face-down card name its own cards, never the real ones). A sample is kept only if every recorded
-    action is legal in it and ``seat`` had exactly its real legal actions at each of its own decisions,
-    past and present (it saw those choices: e.g. whether it was entitled to an Ole). Returns False if
-    no consistent sample was found."""
-    players = state[S_PLAYERS]
-    dealer = state[S_DEALER]
+def _stock_knowledge(state, seat):
+    """Stock positions ``seat`` knows (bits), those it knows only as a set (the five-player dealer),
+    and the unknown position of the non-Ole that ended the bottom check (-1: none or known)."""
     known_positions = _known_stock_positions(state, seat)
     unordered_positions = 0
-    if players == 5 and seat == dealer:
+    if state[S_PLAYERS] == 5 and seat == state[S_DEALER]:
         # The five-player dealer looks at the stock as a set (its observation holds no order, and with five
         # players no order matters after the turn-up): the sample lays those cards in a fresh order.
         unordered_positions = known_positions & ~((1 << state[S_NUM_TURNED]) - 1)
+    non_ole_position = -1
+    if state[S_CHECK_STOP_POS] >= 0 and not (known_positions >> state[S_CHECK_STOP_POS]) & 1:
+        non_ole_position = state[S_CHECK_STOP_POS]
+    return known_positions, unordered_positions, non_ole_position
+
+
+@njit
+def hidden_card_constraints(state, seat, counts, allowed, forced):
+    """Per holder (``MAX_HOLDERS``): how many hidden cards it holds, which it may hold and which it
+    must hold (cards it played, gave in an exchange or showed to ``seat``); returns the cards hidden from
+    ``seat``. A King given for an Ole says no player held that Queen: it lies in the stock."""
+    players = state[S_PLAYERS]
+    dealer = state[S_DEALER]
+    known_positions, _, non_ole_position = _stock_knowledge(state, seat)
     known_stock_cards = np.int64(0)
     unknown_positions = 0
     for k in range(STOCK_SIZE):
@@ -1445,7 +1364,7 @@ def resample_hidden(state, seat, rng, out_state):
         else:
             unknown_positions += 1
     unknown = np.int64(_FULL_MASK) & ~state[S_DEALT + seat] & ~known_stock_cards
-    # cards the observer knows were dealt to a seat (index players = the stock)
+    # cards the observer knows were dealt to a holder (index players = the stock)
     known_in = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     for other in range(players):
         if other == seat:
@@ -1466,64 +1385,64 @@ def resample_hidden(state, seat, rng, out_state):
             forced_to_stock |= _bit(given - RANK_K + RANK_Q) & unknown
     for holder in range(MAX_SEATS + 1):
         forced_to_stock &= ~known_in[holder]
-    non_ole_position = -1
-    if state[S_CHECK_STOP_POS] >= 0 and not (known_positions >> state[S_CHECK_STOP_POS]) & 1:
-        non_ole_position = state[S_CHECK_STOP_POS]
-    free = unknown
-    for holder in range(MAX_SEATS + 1):
-        free &= ~known_in[holder]
-    # pseudo-seats: 0..players-1 hands, players = stock (free positions), players+1 = the checked non-Ole
-    slots = players + 2
-    counts = np.zeros(slots, dtype=np.int64)
-    allowed = np.zeros(slots, dtype=np.uint64)
-    out_masks = np.zeros(slots, dtype=np.uint64)
     for other in range(players):
         if other == seat or (players == 5 and other == dealer):
             continue
-        counts[other] = CARDS_PER_HAND - popcount(known_in[other])
-        allowed[other] = np.uint64(free & ~forced_to_stock)
-    stock_slots = unknown_positions - (1 if non_ole_position >= 0 else 0)
-    counts[players] = stock_slots - popcount(known_in[players])
-    allowed[players] = np.uint64(free)
+        counts[other] = CARDS_PER_HAND
+        forced[other] = np.uint64(known_in[other])
+        allowed[other] = np.uint64(unknown & ~forced_to_stock)
+    counts[players] = unknown_positions - (1 if non_ole_position >= 0 else 0)
+    forced[players] = np.uint64(known_in[players])
+    allowed[players] = np.uint64(unknown)
     if non_ole_position >= 0:
         counts[players + 1] = 1
-        allowed[players + 1] = np.uint64(free & ~np.int64(OLE_MASK))
-    for k in range(slots):
-        if counts[k] < 0:
-            return False
-    seat_choices = _choices_of_seat(state, seat, hist_len)
-    for _attempt in range(RESAMPLE_ATTEMPTS):
-        if not deal_with_constraints(np.uint64(free), counts, allowed, rng, out_masks, 200):
-            return False
-        out_state[:] = 0
-        for k in range(S_DEALT):
-            out_state[k] = state[k]
-        for other in range(players):
-            out_state[S_DEALT + other] = state[S_DEALT + other]
-            if other != seat and not (players == 5 and other == dealer):
-                out_state[S_DEALT + other] = known_in[other] | np.int64(out_masks[other])
-        stock_pool = known_in[players] | np.int64(out_masks[players])
-        seen_pool = np.int64(0)
-        for k in range(STOCK_SIZE):
-            if (unordered_positions >> k) & 1:
-                seen_pool |= _bit(state[S_STOCK + k])
-        for k in range(STOCK_SIZE):
-            if (unordered_positions >> k) & 1:
-                card = nth_bit(seen_pool, rng_below(rng, popcount(seen_pool)))
-                out_state[S_STOCK + k] = card
-                seen_pool &= ~_bit(card)
-            elif (known_positions >> k) & 1:
-                out_state[S_STOCK + k] = state[S_STOCK + k]
-            elif k == non_ole_position:
-                out_state[S_STOCK + k] = lowest_bit(out_masks[players + 1])
-            else:
-                card = nth_bit(stock_pool, rng_below(rng, popcount(stock_pool)))
-                out_state[S_STOCK + k] = card
-                stock_pool &= ~_bit(card)
-        _setup_hand(out_state)
-        if _replay_history(state, seat, rng, out_state, hist_len, seat_choices):
-            return True
-    return False
+        allowed[players + 1] = np.uint64(unknown & ~np.int64(OLE_MASK))
+    return np.uint64(unknown)
+
+
+@njit
+def resample_context(state, seat):
+    """The legal sets ``seat`` saw at each of its decisions (``_choices_of_seat``)."""
+    return _choices_of_seat(state, seat, min(state[S_HIST_LEN], MAX_HISTORY))
+
+
+@njit
+def replay_sample(state, seat, dealt, rng, out_state, context):
+    """Lay the sampled hands and stock into ``out_state`` and replay the history (hidden card identities
+    in shows to other partnerships and unanswered face-down leads drawn afresh, so the sampled world's
+    history, talk and face-down card name its own cards, never the real ones). False unless every recorded
+    action is legal in it and ``seat`` had exactly its real legal actions at each of its own decisions,
+    past and present (it saw those choices: e.g. whether it was entitled to an Ole)."""
+    players = state[S_PLAYERS]
+    dealer = state[S_DEALER]
+    known_positions, unordered_positions, non_ole_position = _stock_knowledge(state, seat)
+    out_state[:] = 0
+    for k in range(S_DEALT):
+        out_state[k] = state[k]
+    for other in range(players):
+        out_state[S_DEALT + other] = state[S_DEALT + other]
+        if other != seat and not (players == 5 and other == dealer):
+            out_state[S_DEALT + other] = np.int64(dealt[other])
+    stock_pool = np.int64(dealt[players])
+    seen_pool = np.int64(0)
+    for k in range(STOCK_SIZE):
+        if (unordered_positions >> k) & 1:
+            seen_pool |= _bit(state[S_STOCK + k])
+    for k in range(STOCK_SIZE):
+        if (unordered_positions >> k) & 1:
+            card = nth_bit(seen_pool, uniform_below(rng, popcount(seen_pool)))
+            out_state[S_STOCK + k] = card
+            seen_pool &= ~_bit(card)
+        elif (known_positions >> k) & 1:
+            out_state[S_STOCK + k] = state[S_STOCK + k]
+        elif k == non_ole_position:
+            out_state[S_STOCK + k] = lowest_bit(dealt[players + 1])
+        else:
+            card = nth_bit(stock_pool, uniform_below(rng, popcount(stock_pool)))
+            out_state[S_STOCK + k] = card
+            stock_pool &= ~_bit(card)
+    _setup_hand(out_state)
+    return _replay_history(state, seat, rng, out_state, min(state[S_HIST_LEN], MAX_HISTORY), context)
 
 
 RESAMPLE_ATTEMPTS = 256
@@ -1593,7 +1512,7 @@ def _replay_history(state, seat, rng, out_state, hist_len, seat_choices):
             hand = out_state[S_HAND + out_state[S_CURRENT]]
             if hand == 0:
                 return False
-            card = nth_bit(hand, rng_below(rng, popcount(hand)))
+            card = nth_bit(hand, uniform_below(rng, popcount(hand)))
             action = (ACTION_SHOW if action >= ACTION_SHOW else ACTION_TURN) + card
         if not is_legal(out_state, action):
             return False

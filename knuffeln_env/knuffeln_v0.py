@@ -191,6 +191,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trick_core import drivers
 from trick_core.aec import (
     ADVANCE_SIGNATURE,
     OBSERVATION_TYPES,
@@ -199,9 +200,9 @@ from trick_core.aec import (
     TrickTakingEnv,
     check_no_unknown_kwargs,
 )
+from trick_core.bits import make_rng
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
-from trick_core.jit import make_rng
 
 from . import kernel
 
@@ -237,6 +238,9 @@ PHRASES = (
 )
 """The lexicon of ``say:k`` (``PHRASES[k - 1]``), section 7 of the rules (English gist)."""
 
+DRIVERS = drivers.compiled(kernel)
+"""The game's compiled drivers (``trick_core.drivers``)."""
+
 
 def env(**config) -> KnuffelnEnv:
     """The environment. The safety of PettingZoo's wrappers (turn order, bounds, legality) is built in."""
@@ -258,7 +262,7 @@ class KnuffelnEnv(TrickTakingEnv):
 
     metadata = {**TrickTakingEnv.metadata, "name": "knuffeln_v0"}
     game_name = GAME
-    _kernel_advance = CompiledKernel(kernel.advance, ADVANCE_SIGNATURE)
+    _kernel_advance = CompiledKernel(DRIVERS.advance, ADVANCE_SIGNATURE)
     _kernel_observe = CompiledKernel(kernel.observe, OBSERVE_SIGNATURE)
 
     def __init__(
@@ -568,7 +572,7 @@ class KnuffelnEnv(TrickTakingEnv):
             raise RuntimeError(f"{GAME}: reset() must be called before resample_from_infostate()")
         out = np.empty_like(self._state)
         kernel_rng = _kernel_rng(rng)
-        if not kernel.resample_hidden(self._state, self.agent_name_mapping[agent], kernel_rng, out):
+        if not DRIVERS.resample_hidden(self._state, self.agent_name_mapping[agent], kernel_rng, out):
             raise RuntimeError(f"{GAME}: found no deal consistent with what {agent} knows")
         clone = self.clone()
         clone._state = out
@@ -608,7 +612,7 @@ class KnuffelnEnv(TrickTakingEnv):
             while state[kernel.S_CURRENT] >= 0:
                 kernel.apply_action(state, self._action_history[position][1])
                 position += 1
-            if not kernel.resample_hidden(state, seat, kernel_rng, out):
+            if not DRIVERS.resample_hidden(state, seat, kernel_rng, out):
                 raise RuntimeError(f"{GAME}: found no deal of an earlier hand consistent with what seat {seat} knows")
             deals.append(self._deal_of_state(out))
             history += _history_entries(out[kernel.S_HIST:kernel.S_HIST + int(out[kernel.S_HIST_LEN])])
@@ -631,7 +635,7 @@ class KnuffelnEnv(TrickTakingEnv):
         if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
             raise ValueError(f"{GAME}: playouts must be a positive integer, got {playouts!r}")
         out = np.zeros((len(actions), self.num_seats), dtype=np.float64)
-        kernel.playout_values(self._state, np.array(actions, dtype=np.int64), int(playouts), make_rng(seed), out)
+        DRIVERS.playout_values(self._state, np.array(actions, dtype=np.int64), int(playouts), make_rng(seed), out)
         return out
 
     # ------------------------------------------------------------ render

@@ -1,6 +1,6 @@
 """Heuristic playouts for Knüffeln: compiled, cheap, sensible play to the end of a hand.
 
-The counterpart of ``schafkopf_env.playouts`` (which explains why): ``agents.pimc_heuristic`` scores each
+The counterpart of ``schafkopf_env.playouts`` (which explains why): ``agents.search.heuristic`` scores each
 action in a determinized world (every hand known) by playing the rest of the hand with these habits
 rather than uniformly at random.
 
@@ -9,7 +9,7 @@ rather than uniformly at random.
   play is uniformly random (face up; a face-down lead is never chosen) with probability ``epsilon``,
   otherwise the heuristic below.
 - ``heuristic_action(state, rng, epsilon)``: the action the playout policy takes in ``state``.
-- ``agents.search.search_outcomes`` scores candidate actions with these playouts.
+- ``agents.search.outcomes`` scores candidate actions with these playouts.
 
 **Card play.** A card's strength is its attack, then its defence, then its rank in an unchosen suit
 (``card_strength``; a chosen 7, unbeatable when led, ranks between the chosen Jack and Ace). Winning is
@@ -31,17 +31,13 @@ from __future__ import annotations
 import numpy as np
 
 from knuffeln_env import kernel as kk
-from trick_core.jit import njit
+from trick_core.bits import nth_bit, popcount, uniform01, uniform_below
+from trick_core.jit import inline_njit, njit
 
 SEVEN_STRENGTH = 5500
 """Strength of a chosen 7: a sure trick when led, worth more than the chosen Jack (attack 5)."""
 _NUM_RANKINGS = 3
 _NUM_CHOSEN = 16
-
-
-@njit
-def _uniform01(rng):
-    return np.float64(kk.rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit
@@ -175,8 +171,8 @@ def _decision(state, rng, epsilon):
     if phase == kk.PHASE_PLAY:
         if (misc >> (kk.ACTION_STOP - kk.ACTION_MISC)) & 1:
             return kk.ACTION_STOP
-        if epsilon > 0.0 and _uniform01(rng) < epsilon:
-            return kk.ACTION_PLAY + kk.nth_bit(play, kk.rng_below(rng, kk.popcount(play)))
+        if epsilon > 0.0 and uniform01(rng) < epsilon:
+            return kk.ACTION_PLAY + nth_bit(play, uniform_below(rng, popcount(play)))
         return kk.ACTION_PLAY + choose_card(state, state[kk.S_CURRENT], play)
     if phase == kk.PHASE_TALK:
         return kk.ACTION_SILENT
@@ -226,8 +222,11 @@ def heuristic_action(state, rng, epsilon):
     return _decision(state, rng, epsilon)
 
 
-@njit
-def heuristic_playout(state, rng, epsilon):
-    """Play the Knüffeln hand in ``state`` to its end in place (module docstring)."""
-    while state[kk.S_CURRENT] >= 0:
-        kk.apply_action(state, _decision(state, rng, epsilon))
+SCRATCH_SIZE = 0
+"""The policy protocol of ``trick_core.drivers``: this policy needs no scratch array."""
+
+
+@inline_njit
+def choose_action(state, mask, scratch, rng, epsilon):
+    """The playout's action (``trick_core.drivers.policy_playout`` plays a hand to its end with it)."""
+    return _decision(state, rng, epsilon)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env.common import (
+from schafkopf_env.trumps import (
     CARD_POINTS,
     EFFECTIVE_SUIT,
     EFFECTIVE_SUIT_MASK,
@@ -34,13 +34,15 @@ from schafkopf_env.common import (
     TRUMP,
     consecutive_top_trumps,
 )
+from trick_core.bits import lowest_bit, nth_bit, popcount, uniform_below
 from trick_core.cards import FRENCH_32
-from trick_core.jit import deal_with_constraints, njit
-from trick_core.jit_fast import inline_njit, lowest_bit, njit_no_refcount, nth_bit, popcount, rng_below_small
+from trick_core.jit import inline_njit, njit, njit_no_refcount
 
 # ------------------------------------------------------------------ sizes
 
+GAME = "asserufen"
 NUM_SEATS = 4
+MAX_SEATS = NUM_SEATS
 NUM_CARDS = 32
 NUM_TRICKS = 8
 HAND_SIZE = 8
@@ -71,6 +73,7 @@ ACTION_RE = 22
 ACTION_NO_DOUBLE = 23
 ACTION_CARD_FIRST = 24
 NUM_ACTIONS = ACTION_CARD_FIRST + NUM_CARDS
+MAX_ACTIONS = NUM_ACTIONS
 
 SUIT_C, SUIT_S, SUIT_H, SUIT_D = 0, 1, 2, 3
 RANK_A, RANK_10, RANK_K = 0, 1, 2
@@ -341,7 +344,7 @@ def callable_cards(hand_mask):
 def _uniform_below(rng, n):
     """Uniform integer in ``[0, n)`` for small ``n`` from the top 32 random bits (multiply-shift: no
     division in the hot loop)."""
-    return rng_below_small(rng, n)
+    return uniform_below(rng, n)
 
 
 @inline_njit
@@ -448,7 +451,7 @@ def _deal_random(state, params, rng):
     _deal_hands(state, params, _uniform_below(rng, NUM_SEATS), rng)
 
 
-@njit_no_refcount
+@inline_njit
 def current_seat(state):
     """Seat to act, -1 once the hand is over."""
     return state[SEAT_TO_ACT]
@@ -796,18 +799,6 @@ def _apply(state, action):
         _apply_round_answer(state, seat, action)
 
 
-@njit_no_refcount
-def advance(state, action, mask_out):
-    """``apply_action``, then fill ``mask_out`` for the next seat; returns it (-1: over).
-
-    Calls rather than inlines: between functions without reference counting a call costs a few
-    nanoseconds, nothing next to a Python env step, and every inlined copy of the rules costs seconds of
-    first-time compilation."""
-    apply_action(state, action)
-    legal_action_mask(state, mask_out)
-    return state[SEAT_TO_ACT]
-
-
 # ------------------------------------------------------------------ scoring
 
 
@@ -1014,64 +1005,10 @@ def _random_action(state, rng):
     return nth_bit(bits, _uniform_below(rng, popcount(bits)))
 
 
-@njit_no_refcount
-def random_action(state, rng, mask_buffer):
-    """A uniformly random legal action of the seat to act (``mask_buffer`` is no longer needed and left
-    untouched; the argument stays for callers written against the old signature)."""
-    return _random_action(state, rng)
-
-
 @inline_njit
-def _random_playout(state, rng):
-    while state[SEAT_TO_ACT] >= 0:
-        _apply(state, _random_action(state, rng))
-
-
-@njit_no_refcount
-def random_playout(state, rng):
-    """Play uniformly random legal actions until the hand is over, in place."""
-    _random_playout(state, rng)
-
-
-@njit
-def playout_values(state, actions, playouts, rng, out):
-    """For each candidate action: ``playouts`` random playouts after it, settlements summed into
-    ``out[i, :]``."""
-    _playout_values_with(state, actions, playouts, rng, out, np.empty_like(state), np.zeros(NUM_SEATS))
-
-
-@njit_no_refcount
-def _playout_values_with(state, actions, playouts, rng, out, work, result):
-    """``playout_values`` with its scratch arrays given, compiled without reference counting."""
-    for i in range(actions.shape[0]):
-        for _ in range(playouts):
-            for k in range(STATE_SIZE):  # not work[:] = state: numba may allocate a copy for that
-                work[k] = state[k]
-            apply_action(work, actions[i])
-            random_playout(work, rng)  # called, not inlined: once per playout it costs nothing
-            settlement(work, result)
-            for seat in range(NUM_SEATS):
-                out[i, seat] += result[seat]
-
-
-@njit
-def play_random_hands(params, num_hands, seed):
-    """Benchmark kernel: deal and play ``num_hands`` random hands; returns the sum of seat 0's units."""
-    rng = np.full(1, np.uint64(seed), dtype=np.uint64)
-    return _play_random_hands_with(params, num_hands, rng, np.zeros(STATE_SIZE, np.int64), np.zeros(NUM_SEATS))
-
-
-@njit_no_refcount
-def _play_random_hands_with(params, num_hands, rng, state, result):
-    """``play_random_hands`` with its arrays given, without reference counting. The entry points are
-    called, not inlined: three calls per hand cost nothing, and ``random_playout`` has the rules inlined."""
-    checksum = 0.0
-    for _ in range(num_hands):
-        deal_random(state, params, rng)
-        random_playout(state, rng)
-        settlement(state, result)
-        checksum += result[0]
-    return checksum
+def random_step(state, rng):
+    """Apply a uniformly random legal action (drawn with ``uniform_below`` over the legal bits)."""
+    _apply(state, _random_action(state, rng))
 
 
 # ------------------------------------------------------------------ resampling hidden cards
@@ -1126,41 +1063,40 @@ def _replay(state, hand_masks, out_state):
     return True
 
 
+MAX_HOLDERS = NUM_SEATS
+RESAMPLE_ATTEMPTS = MAX_RESAMPLE_ATTEMPTS
+DEAL_TRIES = 16
+
+
 @njit
-def resample_hidden(state, viewer, rng, out_state):
-    """Redeal the cards ``viewer`` cannot see, consistently with all it knows (voids shown, the called
-    card's rules, doublings, the calls), into ``out_state``; True on success."""
+def hidden_card_constraints(state, viewer, counts, allowed, forced):
+    """Per seat: how many hidden cards it holds, which it may hold (voids shown, the called card's
+    rules, doublings) and which it must hold (a revealed partner's called card; the aces or tens a
+    ten or King call implies); returns the cards ``viewer`` cannot see."""
     unknown = FULL_MASK & ~_mask(state, HANDS + viewer)
     for seat in range(NUM_SEATS):
         unknown &= ~_mask(state, PLAYED_BY + seat)
-    counts = np.zeros(NUM_SEATS, dtype=np.int64)
-    allowed = np.zeros(NUM_SEATS, dtype=np.uint64)
-    must = np.zeros(NUM_SEATS, dtype=np.uint64)
     for seat in range(NUM_SEATS):
         if seat != viewer:
             counts[seat] = popcount(_mask(state, HANDS + seat))
             allowed[seat] = unknown & ~void_cards(state, seat)
-    _called_card_constraints(state, viewer, unknown, allowed, must)
-    forced = np.uint64(0)
+    _called_card_constraints(state, viewer, unknown, allowed, forced)
+    return unknown
+
+
+@njit
+def resample_context(state, viewer):
+    """Nothing to prepare: a sample is checked by replaying the history alone."""
+    return np.zeros((0, 0), dtype=np.int64)
+
+
+@njit
+def replay_sample(state, viewer, hand_masks, rng, out_state, context):
+    """Complete the sample (the viewer's dealt hand, every seat's played cards) and replay the history
+    into ``out_state``; False at the first action that is out of turn or illegal there."""
     for seat in range(NUM_SEATS):
-        forced |= must[seat]
-    free_counts = np.zeros(NUM_SEATS, dtype=np.int64)
-    free_allowed = np.zeros(NUM_SEATS, dtype=np.uint64)
-    for seat in range(NUM_SEATS):
-        free_counts[seat] = counts[seat] - popcount(must[seat])
-        if free_counts[seat] < 0:
-            return False
-        free_allowed[seat] = allowed[seat] & ~forced
-    dealt = np.zeros(NUM_SEATS, dtype=np.uint64)
-    hand_masks = np.zeros(NUM_SEATS, dtype=np.uint64)
-    for _ in range(MAX_RESAMPLE_ATTEMPTS):
-        if not deal_with_constraints(unknown & ~forced, free_counts, free_allowed, rng, dealt, 16):
-            continue
-        for seat in range(NUM_SEATS):
-            if seat == viewer:
-                hand_masks[seat] = _mask(state, DEAL_HANDS + seat)
-            else:
-                hand_masks[seat] = dealt[seat] | must[seat] | _mask(state, PLAYED_BY + seat)
-        if _replay(state, hand_masks, out_state):
-            return True
-    return False
+        if seat == viewer:
+            hand_masks[seat] = _mask(state, DEAL_HANDS + seat)
+        else:
+            hand_masks[seat] |= _mask(state, PLAYED_BY + seat)
+    return _replay(state, hand_masks, out_state)

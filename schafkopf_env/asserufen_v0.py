@@ -192,6 +192,7 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env import asserufen_kernel as kernel
+from trick_core import drivers
 from trick_core.aec import (
     ADVANCE_SIGNATURE,
     OBSERVATION_TYPES,
@@ -200,12 +201,15 @@ from trick_core.aec import (
     TrickTakingEnv,
     check_no_unknown_kwargs,
 )
+from trick_core.bits import make_rng
 from trick_core.cards import FRENCH_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
-from trick_core.jit import make_rng
 
 GAME_NAME = "asserufen"
 NUM_SEATS = kernel.NUM_SEATS
+
+DRIVERS = drivers.compiled(kernel)
+"""The game's compiled drivers (``trick_core.drivers``)."""
 
 
 def env(**config) -> AsserufenEnv:
@@ -224,7 +228,7 @@ class AsserufenEnv(TrickTakingEnv):
     game_name = GAME_NAME
     deck = FRENCH_32
     action_names = kernel.ACTION_NAMES
-    _kernel_advance = CompiledKernel(kernel.advance, ADVANCE_SIGNATURE)
+    _kernel_advance = CompiledKernel(DRIVERS.advance, ADVANCE_SIGNATURE)
     _kernel_observe = CompiledKernel(kernel.observe, OBSERVE_SIGNATURE)
 
     def __init__(
@@ -325,7 +329,7 @@ class AsserufenEnv(TrickTakingEnv):
             raise RuntimeError(f"{GAME_NAME}: reset() must be called before resample_from_infostate()")
         seed = int(rng.integers(2**63)) if isinstance(rng, np.random.Generator) else int(rng)
         out = np.zeros_like(self._kstate)
-        if not kernel.resample_hidden(self._kstate, self.agent_name_mapping[agent], make_rng(seed), out):
+        if not DRIVERS.resample_hidden(self._kstate, self.agent_name_mapping[agent], make_rng(seed), out):
             raise RuntimeError(f"{GAME_NAME}: no deal consistent with {agent}'s information was found")
         clone = self.clone()
         clone._kstate = out
@@ -345,7 +349,7 @@ class AsserufenEnv(TrickTakingEnv):
         if isinstance(playouts, bool) or int(playouts) < 1:
             raise ValueError(f"{GAME_NAME}: playouts must be a positive integer, got {playouts!r}")
         out = np.zeros((len(indices), NUM_SEATS), dtype=np.float64)
-        kernel.playout_values(self._kstate, np.array(indices, dtype=np.int64), int(playouts), make_rng(seed), out)
+        DRIVERS.playout_values(self._kstate, np.array(indices, dtype=np.int64), int(playouts), make_rng(seed), out)
         return out
 
     def state(self) -> dict:

@@ -35,12 +35,19 @@ call, and must not be written to).
 | ``current_player`` | ``int64 (N,)`` | the seat to act (``player_i`` of the AEC env) |
 | ``rewards`` | ``float32 (N, S)`` | per seat, the settlement of a hand that ended in this step, else 0 |
 | ``terminated`` | ``bool (N,)`` | the row's hand ended in this step; its row already holds the next hand |
+| ``acting_player`` | ``int64 (N,)`` | the seat whose action this step applied (-1 after ``reset``/``load_states``) |
 
 ``actions`` is an integer array of shape ``(N,)``, one action per row for that row's seat to act, in the
 action space of the game's AEC env. An action that is out of range or illegal raises ``ValueError``
 naming the row, the action and the legal ones, and no row is changed. As in the AEC env, rewards arrive
 only when a hand ends (the hand's settlement); the observation after a terminal step is the new hand's
 first (the last position of a hand needs no observation: nothing is left to decide).
+
+**Reward credit when one learner plays every seat.** A step's row transition belongs to
+``acting_player``; a terminated row's ``rewards[row, seat]`` belongs to *every* seat's last decision in the
+ended hand, not only to the seat that moved last. ``trick_gym.credit.SeatTransitions`` pairs each seat's
+decisions with its own next observation and its own result; ``trick_gym.vector.OneSeatVectorEnv`` is the
+Gymnasium vector env of one learner seat with the other seats played in compiled code.
 
 **Seeding.** Each row has its own splitmix64 streams (one for deals, one for ``sample_actions``), derived
 with ``numpy.random.SeedSequence`` from ``seed``; so the same seed gives the same deals, and the
@@ -67,17 +74,13 @@ only the first use of a game compiles (seconds); later processes load the machin
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer
+from trick_core.registry import GAMES as REGISTRY
 
-GAMES = {
-    "bavarian": ("schafkopf_env.bavarian_v0", "schafkopf_env.bavarian_kernel"),
-    "palatinate": ("schafkopf_env.palatinate_v0", "schafkopf_env.palatinate_kernel"),
-    "asserufen": ("schafkopf_env.asserufen_v0", "schafkopf_env.asserufen_kernel"),
-}
+GAMES = tuple(name for name, spec in REGISTRY.items() if spec.batch_module_name == __name__)
+"""The games this module batches (those whose registry record names it)."""
 ENV_ONLY_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
 """AEC env options that make no sense for a batch (no rendering, illegal actions always raise)."""
 
@@ -87,8 +90,8 @@ __all__ = ["GAMES", "BatchEnv", "BatchStep", "play_random_hands", "random_hand_p
 def _game_modules(game: str):
     if game not in GAMES:
         raise ValueError(f"unknown Schafkopf game {game!r}; choose from {sorted(GAMES)}")
-    env_module, kernel_module = GAMES[game]
-    return importlib.import_module(env_module), importlib.import_module(kernel_module)
+    spec = REGISTRY[game]
+    return spec.env_module(), spec.kernel()
 
 
 def _rules_env(game: str, config: dict, observation_type: str = "observation"):
@@ -140,3 +143,9 @@ def random_hand_player(game: str, **config) -> RandomHandPlayer:
     (for repeated calls without re-validating the options, as in the benchmarks)."""
     aec_env, kernel_module = _rules_env(game, config)
     return RandomHandPlayer(game, aec_env, kernel_module)
+
+
+def make(game: str, num_envs: int, **options) -> BatchEnv:
+    """``BatchEnv(game, num_envs, **options)``: the constructor every batch module offers under this name
+    (``trick_core.registry.GameSpec.make_batch_env``)."""
+    return BatchEnv(game, num_envs, **options)

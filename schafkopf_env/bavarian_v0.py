@@ -1,9 +1,11 @@
 """Bavarian Schafkopf (``schafkopf_env.bavarian_v0``)
 
 One episode is one hand of four-player Bavarian Schafkopf with the bidding of a "you against three"
-rule card (``shared/rules/bavarian_schafkopf.md``): one round of bids, the called ace or the trump suit,
-eight tricks, settlement in units. The rules run in the compiled kernel ``bavarian_kernel`` (one call
-per step); ``bavarian_reference`` is the plain-Python twin the kernel is tested against.
+rule card: one round of bids (Rufer < Wenz < Solo < Wenz Tout < Solo Tout < Sie), the called ace or the
+trump suit, eight tricks, settlement in units. **The rules** — every rule, every pinned interpretation and
+every decision the project took where the rules are silent (B1–B11) — are `docs/rules/bavarian_schafkopf.md`.
+They run in the compiled kernel ``schafkopf_env.bavarian.kernel`` (one call per step);
+``schafkopf_env.bavarian.reference`` is the plain-Python twin the kernel is tested against.
 
 ```python
 import numpy as np
@@ -24,56 +26,21 @@ for agent in env.agent_iter():
 | Observation space | `Dict(observation=Box(0, 1, (N,), float32), action_mask=Box(0, 1, (46,), int8))` |
 | N | 365 (`observation`), 1453 (`information_state`), 1581 (`perfect`) |
 | Rewards | the settlement in units at the end of the hand (zero-sum); 0 before |
-| Config | `render_mode` (`None`, `"ansi"`, `"human"`); `observation_type` (`"observation"`, |
-| | `"information_state"`, `"perfect"`); `illegal_action` (`"raise"`, `"terminate"`); others: `ValueError` |
+| Arguments | below; an unknown one raises `ValueError` |
 
-## Rules (summary)
+## Arguments
 
-32 German cards (`E G H S` × `A 10 K O U 9 8 7`; A 11, 10 10, K 4, O 3, U 2 points: 120), eight per
-seat. Forehand (the seat after the dealer) bids first and leads the first trick.
+- `observation_type` (default `"observation"`): `"observation"` (what the seat sees now),
+  `"information_state"` (plus perfect recall of its deal and every trick), `"perfect"` (plus every seat's
+  cards: for centralised critics).
+- `illegal_action` (default `"raise"`): `"raise"` (`IllegalActionError` naming the move and the legal
+  ones) or `"terminate"` (PettingZoo's `TerminateIllegalWrapper` convention).
+- `illegal_reward` (default `-1.0`): a finite number, the offender's reward under `"terminate"`.
+- `render_mode` (default `None`): `"ansi"` (`render()` returns the table as text) or `"human"` (prints it).
 
-**Bidding.** One round from forehand: each seat passes or bids a contract higher than the highest bid so
-far (a later seat must bid strictly higher). Ladder: Rufer < Wenz < Solo < Wenz Tout < Solo Tout < Sie.
-Four passes: the hand is thrown in, all rewards zero. A Rufer may only be bid with a legal call, a Solo
-or Solo Tout only with a plain card (not Ober or Unter) of some suit, a Sie only with all four Obers and
-all four Unters. The highest bidder then calls the ace (Rufer: `call:E|G|S`, an ace it does not hold,
-of a suit of which it holds a plain card) or names trump (Solo, Solo Tout: `trump:E|G|H|S`, a suit of
-which it holds a plain card).
+Bavarian Schafkopf as pinned has no rule options.
 
-**Contracts.** Rufer: trumps are the Obers, the Unters and hearts; the holder of the called ace is the
-declarer's secret partner. Wenz: only the Unters are trumps; Obers rank in their suits `A 10 K O 9 8 7`.
-Solo: Obers, Unters and the chosen suit; alone. Wenz Tout / Solo Tout: as Wenz / Solo, but all eight
-tricks must be won; the first lost trick ends the hand, lost. Sie: wins at once without play.
-
-**Play.** Trumps rank Obers, Unters (each `E > G > H > S`), then the trump suit `A 10 K 9 8 7`. Follow
-the effective suit if you can, otherwise play anything; no obligation to beat or trump. Highest trump
-wins, else the highest card of the suit led; the winner leads next. The called ace (Rufer): it must be
-played the first time its suit is led (even into a trumped trick); before that it may not be discarded
-unless it is the holder's last card; its holder leading the called suit must lead the ace, unless
-holding the ace and at least three other plain cards of the suit (running away). The restrictions end
-once the first trick led in the called suit is complete.
-
-**Scoring.** The declarer's side needs 61 card points. Rufer 1, Wenz and Solo 5 units; Schneider (91
-points, or the defenders 90) +1; Schwarz (all eight tricks to one side) +2 instead; Touts 10 without
-Schneider/Schwarz; Sie 20. Laufende (the consecutive top trumps held from `EO`, or `EU` in a Wenz, by
-either side at the start) add one unit each (two in a Tout, four in a Sie) from three in a Rufer, Solo or
-Solo Tout and from two in a Wenz or Wenz Tout. A Sie is 20 + 8 × 4 = 52. Rufer: each winner gains the
-value and each loser loses it; alone, the declarer gains or loses three times the value.
-
-## Actions
-
-| index | string | meaning |
-|---|---|---|
-| 0..31 | `EA` `E10` `EK` `EO` `EU` `E9` `E8` `E7` `GA` … `S7` | play that card (index = suit × 8 + rank) |
-| 32 | `pass` | pass in the bidding |
-| 33..38 | `rufer` `wenz` `solo` `wenz_tout` `solo_tout` `sie` | bid that contract |
-| 39..41 | `call:E` `call:G` `call:S` | call that ace (Rufer) |
-| 42..45 | `trump:E` `trump:G` `trump:H` `trump:S` | name that trump suit (Solo, Solo Tout) |
-
-`env.unwrapped.action_to_string(a)` / `string_to_action(s)` convert; `legal_action_strings()` lists the
-legal ones.
-
-## Observation
+## Observation space
 
 `observation["action_mask"]` marks the legal actions of the agent to act (all zeros for the others).
 `observation["observation"]` holds all and only what the seat may know. Seats in it are **relative**:
@@ -114,6 +81,19 @@ legal ones.
 |---|---|---|
 | 1453 | 128 | cards every seat holds: relative seat × card |
 
+## Action space
+
+| index | string | meaning |
+|---|---|---|
+| 0..31 | `EA` `E10` `EK` `EO` `EU` `E9` `E8` `E7` `GA` … `S7` | play that card (index = suit × 8 + rank) |
+| 32 | `pass` | pass in the bidding |
+| 33..38 | `rufer` `wenz` `solo` `wenz_tout` `solo_tout` `sie` | bid that contract |
+| 39..41 | `call:E` `call:G` `call:S` | call that ace (Rufer) |
+| 42..45 | `trump:E` `trump:G` `trump:H` `trump:S` | name that trump suit (Solo, Solo Tout) |
+
+`env.unwrapped.action_to_string(a)` / `string_to_action(s)` convert; `legal_action_strings()` lists the
+legal ones.
+
 ## Rewards
 
 At the end of the hand each agent receives its settlement in units (the sum over the episode equals
@@ -132,20 +112,8 @@ unknown, duplicate or missing card or the wrong count. `game_record()` returns t
 `resample_from_infostate(agent, rng)`, `playout_values(actions, playouts, seed)`, `kernel_state()`,
 `clone()`.
 
-## Decisions where the rules are silent
-
-- A Sie ends the hand as soon as it is bid: no later seat could bid higher, so nobody acts again.
-- Wenz Tout counts Laufende from two, as a Wenz does ("their Touts" follow their base game); Solo Tout
-  from three. A Tout's Laufende count double, won or lost.
-- Solo Tout needs a plain card of the named trump suit, as a Solo does.
-- Running away is judged on the hand at the moment of the lead: the ace and at least three other plain
-  cards of the called suit.
-- The holder of the called ace is known to itself from the call, and to everyone once the ace is played
-  or once the first trick led in the called suit is complete (a holder who ran away is revealed then).
-- A Tout ends at the first trick the declarer loses; no card points are counted for it.
-- Schwarz counts tricks (one side takes all eight); Schneider counts card points (91, or 30 and fewer).
-- Laufende in a Rufer or Solo run through the whole trump order (Obers, Unters, then the trump suit).
-- Seats that can no longer bid higher still act in the bidding, with `pass` as their only legal action.
+Decisions where the rules are silent are listed, with their reasons, in
+`docs/rules/bavarian_schafkopf.md#decisions-where-the-rules-are-silent` (B1–B11).
 
 ## Version history
 
@@ -156,20 +124,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env import bavarian_kernel as kernel
-from trick_core.aec import (
-    ADVANCE_SIGNATURE,
-    OBSERVATION_TYPES,
-    OBSERVE_SIGNATURE,
-    CompiledKernel,
-    TrickTakingEnv,
-    check_no_unknown_kwargs,
-)
+from schafkopf_env.bavarian import kernel
+from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import GERMAN_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
-from trick_core.jit import make_rng
+from trick_core.kernel_env import Deal, KernelEnv
 
-GAME = "bavarian"
+GAME = kernel.GAME
 NUM_SEATS = kernel.NUM_SEATS
 DEFAULT_DEALER = 3
 """A fixed deal without a dealer: seat 3 deals, so ``player_0`` is forehand (as in the conformance data)."""
@@ -185,15 +146,14 @@ def raw_env(**config) -> BavarianSchafkopfEnv:
     return BavarianSchafkopfEnv(**config)
 
 
-class BavarianSchafkopfEnv(TrickTakingEnv):
+class BavarianSchafkopfEnv(KernelEnv):
     """Bavarian Schafkopf as a PettingZoo AEC env (module docstring: the docs page)."""
 
-    metadata = {**TrickTakingEnv.metadata, "name": "bavarian_v0"}
+    metadata = {**KernelEnv.metadata, "name": "bavarian_v0"}
     game_name = GAME
     deck = GERMAN_32
     action_names = kernel.ACTION_NAMES
-    _kernel_advance = CompiledKernel(kernel.advance, ADVANCE_SIGNATURE)
-    _kernel_observe = CompiledKernel(kernel.observe, OBSERVE_SIGNATURE)
+    kernel = kernel
 
     def __init__(
         self,
@@ -210,20 +170,13 @@ class BavarianSchafkopfEnv(TrickTakingEnv):
             observation_type=observation_type,
             illegal_action=illegal_action,
         )
-        self._params = kernel.make_params()
-        self._obs_type_code = OBSERVATION_TYPES.index(observation_type)
-        self._setup_spaces(kernel.OBS_SIZES[self._obs_type_code], 1.0)
-        self._state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
-        self._rng_state = np.zeros(1, dtype=np.uint64)
+        self._setup_kernel(kernel.make_params(), kernel.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)])
 
     # ------------------------------------------------------------ deals
-    # A deal is ("random", seed, dealer or -1): dealt in the kernel from a splitmix64 seed drawn from the
-    # env's numpy Generator (cheap and reproducible from reset(seed=...)); or ("fixed", dealer, cards):
-    # the 32 card indices, seat by seat. Records always read the dealt hands back from the kernel state.
-    def _random_deal(self, rng: np.random.Generator, dealer: int = -1):
-        return ("random", int(rng.bit_generator.random_raw()), dealer)
-
-    def _parse_deal(self, options: dict):
+    # A random deal is shuffled in the kernel from a seed drawn from the env's generator (cheap and
+    # reproducible from reset(seed=...)); a fixed deal is the 32 card indices, seat by seat. Records always
+    # read the dealt hands back from the kernel state.
+    def _parse_deal(self, options: dict) -> Deal:
         for key in ("skat", "stock"):
             if key in options:
                 raise ValueError(f"{GAME}: Bavarian Schafkopf deals all 32 cards; there is no {key!r}")
@@ -234,52 +187,23 @@ class BavarianSchafkopfEnv(TrickTakingEnv):
         hands = parse_hands(builder, options, self.possible_agents, kernel.HAND_SIZE)
         builder.require_complete()
         cards = np.array([card for agent in self.possible_agents for card in hands[agent]], dtype=np.int64)
-        return ("fixed", dealer, cards)
+        return Deal(dealer, cards)
 
     def _deal_options(self, deal) -> dict:
         """The ``reset`` options recreating the hand being played (read from the kernel state)."""
         return {
             "dealer": int(self._state[kernel.S_DEALER]),
             "hands": {
-                agent: self._card_names(self._state[kernel.S_DEAL + seat])
+                agent: self._card_names(self._state[kernel.S_DEALT_HANDS + seat])
                 for seat, agent in enumerate(self.possible_agents)
             },
         }
 
-    # ------------------------------------------------------------ kernel hooks
-    def _start(self, deal) -> None:
-        kind, first, second = deal
-        if kind == "random":
-            self._rng_state[0] = np.uint64(first)
-            kernel.deal_random_for_dealer(self._state, self._params, self._rng_state, second)
-        else:
-            kernel.init_state(self._state, self._params, first, second)
-
-    def _current_seat(self) -> int:
-        return int(self._state[kernel.S_CURRENT])
-
-    def _fill_action_mask(self, out: np.ndarray) -> None:
-        kernel.legal_action_mask(self._state, out)
-
-    def _apply(self, action: int) -> None:
-        kernel.apply_action(self._state, action)
-
-    def _advance(self, action: int) -> int:
-        return self._kernel_advance(self._state, action, self._action_mask)
-
-    def _settlement(self) -> np.ndarray:
-        units = np.zeros(NUM_SEATS, dtype=np.float64)
-        kernel.settlement(self._state, units)
-        return units
-
-    def _fill_observation(self, seat: int, out: np.ndarray) -> None:
-        self._kernel_observe(self._state, seat, self._obs_type_code, out)
+    def _deal_from_state(self, state: np.ndarray) -> Deal:
+        hands = [GERMAN_32.cards_of(int(state[kernel.S_DEALT_HANDS + seat])) for seat in range(NUM_SEATS)]
+        return Deal(int(state[kernel.S_DEALER]), np.array([c for hand in hands for c in hand], dtype=np.int64))
 
     # ------------------------------------------------------------ inspection
-    def kernel_state(self) -> np.ndarray:
-        """A copy of the kernel's ``int64`` state array (layout: ``bavarian_kernel.S_*``)."""
-        return self._state.copy()
-
     def _card_names(self, mask: int) -> list[str]:
         return GERMAN_32.names_of(int(mask))
 
@@ -296,13 +220,14 @@ class BavarianSchafkopfEnv(TrickTakingEnv):
         tricks, trick_in_progress = self._tricks()
         side_points, side_tricks = kernel.declarer_side_totals(s) if contract != kernel.PASS else (0, 0)
         result = [float(u) for u in self._settlement()] if over else None
+        agents = self.possible_agents
         return {
             "game": GAME,
             "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
             "dealer": int(s[kernel.S_DEALER]),
-            "current_player": self._agent(int(s[kernel.S_CURRENT])),
-            "hands": {a: self._card_names(s[kernel.S_HAND + i]) for i, a in enumerate(self.possible_agents)},
-            "dealt_hands": {a: self._card_names(s[kernel.S_DEAL + i]) for i, a in enumerate(self.possible_agents)},
+            "current_player": self._agent(int(s[kernel.S_SEAT_TO_ACT])),
+            "hands": {a: self._card_names(s[kernel.S_HANDS + i]) for i, a in enumerate(agents)},
+            "dealt_hands": {a: self._card_names(s[kernel.S_DEALT_HANDS + i]) for i, a in enumerate(agents)},
             "history": [[self.possible_agents[seat], self.action_names[a]] for seat, a in self._action_history],
             "bids": {
                 a: kernel.CONTRACT_NAMES[int(s[kernel.S_BIDS + i])]
@@ -354,48 +279,6 @@ class BavarianSchafkopfEnv(TrickTakingEnv):
             ]
         return tricks, in_progress
 
-    # ------------------------------------------------------------ search support
-    def resample_from_infostate(self, agent: str, rng) -> BavarianSchafkopfEnv:
-        """A clone whose cards hidden from ``agent`` are redealt consistently with all it knows.
-
-        ``rng`` is a ``numpy.random.Generator`` or an int seed. Raises ``RuntimeError`` in the (never
-        observed) case that no consistent deal is found."""
-        if agent not in self.agent_name_mapping:
-            raise ValueError(f"{GAME}: unknown agent {agent!r}; agents are {self.possible_agents}")
-        if not self._started:
-            raise RuntimeError(f"{GAME}: reset() must be called before resample_from_infostate()")
-        out = np.empty_like(self._state)
-        if not kernel.resample_hidden(self._state, self.agent_name_mapping[agent], _kernel_rng(rng), out):
-            raise RuntimeError(f"{GAME}: found no deal consistent with what {agent} knows")
-        clone = self.clone()
-        clone._state = out
-        clone._deal = ("fixed", int(out[kernel.S_DEALER]), self._dealt_cards(out))
-        if clone._current_seat() >= 0:  # the seat to act may hold other cards now
-            kernel.legal_action_mask(out, clone._action_mask)
-        return clone
-
-    @staticmethod
-    def _dealt_cards(state: np.ndarray) -> np.ndarray:
-        hands = [GERMAN_32.cards_of(int(state[kernel.S_DEAL + seat])) for seat in range(NUM_SEATS)]
-        return np.array([card for hand in hands for card in hand], dtype=np.int64)
-
-    def playout_values(self, actions, playouts: int, seed: int) -> np.ndarray:
-        """Summed settlements, shape ``(len(actions), 4)``, of ``playouts`` uniformly random playouts
-        after each candidate action of the seat to act, computed in compiled code."""
-        if not self._started or self._current_seat() < 0:
-            raise ValueError(f"{GAME}: playout_values needs a hand in progress")
-        actions = [self.string_to_action(a) if isinstance(a, str) else a for a in actions]
-        for action in actions:
-            if not isinstance(action, (int, np.integer)) or not 0 <= action < self.num_actions:
-                raise ValueError(f"{GAME}: {action!r} is not an action index")
-            if not self._action_mask[action]:
-                raise ValueError(f"{GAME}: action {self.action_names[action]!r} is not legal now")
-        if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
-            raise ValueError(f"{GAME}: playouts must be a positive integer, got {playouts!r}")
-        out = np.zeros((len(actions), NUM_SEATS), dtype=np.float64)
-        kernel.playout_values(self._state, np.array(actions, dtype=np.int64), int(playouts), make_rng(seed), out)
-        return out
-
     # ------------------------------------------------------------ render
     def _render_text(self) -> str:
         st = self.state()
@@ -427,11 +310,3 @@ def _trump_name(kind: int) -> str | None:
     if kind < 0:
         return None
     return "wenz" if kind == kernel.TRUMP_WENZ else "EGHS"[kind]
-
-
-def _kernel_rng(rng) -> np.ndarray:
-    if isinstance(rng, np.random.Generator):
-        return make_rng(int(rng.integers(0, 2**63)))
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
-        return make_rng(int(rng))
-    raise ValueError(f"{GAME}: rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")

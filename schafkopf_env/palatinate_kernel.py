@@ -29,10 +29,9 @@ the ten cards of each *active* seat in increasing seat number, then the two skat
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from schafkopf_env.common import (
+from schafkopf_env.trumps import (
     CARD_POINTS,
     EFFECTIVE_SUIT,
     EFFECTIVE_SUIT_MASK,
@@ -43,17 +42,13 @@ from schafkopf_env.common import (
     consecutive_top_trumps,
     follow_mask,
 )
+from trick_core.bits import lowest_bit, nth_bit, popcount, uniform_below_modulo
 from trick_core.cards import FRENCH_32
-from trick_core.jit import deal_with_constraints, lowest_bit, make_rng, njit, nth_bit, popcount, rng_below
-
-njit_helper = numba.njit(cache=True, nogil=True, _nrt=False)
-"""``trick_core.jit.njit`` without numba's reference counting, for the internal rule helpers: every call
-that passes the state array would otherwise cost an atomic incref/decref pair, more than most helpers'
-own work (measured: 0.79 -> 1.0 million random hands per second). Such a helper cannot allocate (numba
-refuses to compile one that does). The public kernel functions stay plain ``@njit`` entry points."""
+from trick_core.jit import inline_njit, njit, njit_no_refcount
 
 # ------------------------------------------------------------------------------------------- game constants
 
+GAME = "palatinate"
 NUM_ACTIVE = 3
 """Players who take part in a hand (the fourth, with ``players=4``, is the dealer sitting out)."""
 HAND_SIZE = 10
@@ -95,6 +90,7 @@ A_NO_SCHENKEN = 78
 A_ACCEPT = 79
 A_REFUSE = 80
 NUM_ACTIONS = 81
+MAX_ACTIONS = NUM_ACTIONS
 HIGH_BASE = 64
 """Actions 64.. live in the second 64-bit word of a legal-action bit set."""
 
@@ -162,7 +158,7 @@ S_HIGH_BID = S_BID_TWO + MAX_SEATS  # highest solo kind named so far (0: none)
 S_HIGH_BIDDER = S_HIGH_BID + 1
 S_DECLARER = S_HIGH_BIDDER + 1
 S_CONTRACT = S_DECLARER + 1
-S_TRUMP = S_CONTRACT + 1  # trump suit 0..3 (= trump kind of schafkopf_env.common), -1 before it is named
+S_TRUMP = S_CONTRACT + 1  # trump suit 0..3 (= trump kind of schafkopf_env.trumps), -1 before it is named
 S_DISCARDS = S_TRUMP + 1  # mask of the simple-game declarer's discards
 S_NUM_DISCARDS = S_DISCARDS + 1
 S_SCHENKEN = S_NUM_DISCARDS + 1  # per seat: NOT_ASKED, 0 no_schenken, 1 schenken
@@ -275,23 +271,23 @@ def observation_size(players: int, max_doublings: int, obs_type: int) -> int:
 # ------------------------------------------------------------------------------------------- small helpers
 
 
-@njit_helper
+@njit_no_refcount
 def _bit(card):
     return np.uint64(1) << np.uint64(card)
 
 
-@njit_helper
+@njit_no_refcount
 def _mask(state, index):
     return np.uint64(state[index])
 
 
-@njit_helper
+@njit_no_refcount
 def _is_opponent(state, seat):
     """True for a seat on the declarer's opposing side (the dealer sitting out included)."""
     return seat != state[S_DECLARER]
 
 
-@njit_helper
+@njit_no_refcount
 def _may_double(state, seat):
     """Doubles alternate between the sides: after an even number the opponents, after an odd number the
     declarer; the opponents double first (contra)."""
@@ -304,7 +300,7 @@ def _may_double(state, seat):
 # ------------------------------------------------------------------------------------------- starting a hand
 
 
-@njit_helper
+@njit_no_refcount
 def _clear(state, players, max_doublings, dealer):
     """Everything of a fresh hand except the cards."""
     state[:] = 0
@@ -332,7 +328,7 @@ def _clear(state, players, max_doublings, dealer):
         state[S_DOUBLED_AT + k] = -1
 
 
-@njit_helper
+@njit_no_refcount
 def _begin(state):
     """Cards are in place: forehand opens the first bidding round."""
     for seat in range(MAX_SEATS):
@@ -370,11 +366,11 @@ def deal_random(state, params, rng):
     """Draw the dealer, shuffle, and deal as the rules say: from forehand clockwise three cards each, two
     to the skat, four each, three each."""
     players = params[P_PLAYERS]
-    dealer = rng_below(rng, players)
+    dealer = uniform_below_modulo(rng, players)
     _clear(state, players, params[P_MAX_DOUBLINGS], dealer)
     deck = np.arange(NUM_CARDS)
     for i in range(NUM_CARDS - 1, 0, -1):
-        j = rng_below(rng, i + 1)
+        j = uniform_below_modulo(rng, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     top = 0
     for packet in (3, 0, 4, 3):
@@ -395,7 +391,7 @@ def deal_random(state, params, rng):
 # ------------------------------------------------------------------------------------------- legal actions
 
 
-@njit_helper
+@njit_no_refcount
 def _legal_bits(state):
     """Legal actions of the seat to act as two bit words: bit ``a`` of ``low`` is action ``a`` (0..63),
     bit ``a`` of ``high`` is action ``64 + a``."""
@@ -433,7 +429,7 @@ def _legal_bits(state):
     return low, high
 
 
-@njit
+@inline_njit
 def current_seat(state):
     """The seat to act, ``-1`` once the hand is over."""
     return state[S_TO_ACT]
@@ -474,7 +470,7 @@ def apply_action(state, action):
     _apply(state, action)
 
 
-@njit_helper
+@njit_no_refcount
 def _apply(state, action):
     """Record the action and apply it: a card play (most actions) or another decision (``_decide``)."""
     state[S_HISTORY + state[S_HISTORY_LEN]] = action
@@ -485,7 +481,7 @@ def _apply(state, action):
         _decide(state, action)
 
 
-@njit_helper
+@njit_no_refcount
 def _decide(state, action):
     """Every decision other than a card play, by phase."""
     phase = state[S_PHASE]
@@ -524,15 +520,7 @@ def _decide(state, action):
             _double(state, seat)
 
 
-@njit
-def advance(state, action, mask_out):
-    """``apply_action``, then fill ``mask_out`` for the next seat; returns that seat or -1 (over)."""
-    apply_action(state, action)
-    legal_action_mask(state, mask_out)
-    return state[S_TO_ACT]
-
-
-@njit_helper
+@njit_no_refcount
 def _bid_round_one(state, seat, action):
     kind = action - A_PASS
     state[S_BID_ONE + seat] = kind
@@ -559,7 +547,7 @@ def _bid_round_one(state, seat, action):
         state[S_TO_ACT] = declarer
 
 
-@njit_helper
+@njit_no_refcount
 def _bid_round_two(state, seat, action):
     if action == A_SIMPLE:
         state[S_BID_TWO + seat] = 1
@@ -578,7 +566,7 @@ def _bid_round_two(state, seat, action):
     state[S_TO_ACT] = -1
 
 
-@njit_helper
+@njit_no_refcount
 def _discard(state, seat, card):
     state[S_HAND + seat] = np.int64(_mask(state, S_HAND + seat) & ~_bit(card))
     state[S_DISCARDS] = np.int64(_mask(state, S_DISCARDS) | _bit(card))
@@ -587,7 +575,7 @@ def _discard(state, seat, card):
         state[S_PHASE] = PHASE_TRUMP
 
 
-@njit_helper
+@njit_no_refcount
 def _after_trump(state):
     """Schenken is offered except in a Du; then play starts."""
     if state[S_CONTRACT] >= CONTRACT_SOLO_DU:
@@ -597,7 +585,7 @@ def _after_trump(state):
     state[S_TO_ACT] = state[S_NEXT + state[S_DECLARER]]
 
 
-@njit_helper
+@njit_no_refcount
 def _answer_schenken(state, seat, action):
     if action == A_NO_SCHENKEN:
         state[S_SCHENKEN + seat] = 0
@@ -610,14 +598,14 @@ def _answer_schenken(state, seat, action):
     state[S_TO_ACT] = following
 
 
-@njit_helper
+@njit_no_refcount
 def _start_play(state):
     state[S_LEADER] = state[S_ACTIVE]
     state[S_TRICK_SIZE] = 0
     _next_to_play(state, state[S_ACTIVE])
 
 
-@njit_helper
+@njit_no_refcount
 def _next_to_play(state, seat):
     """``seat`` plays next; an opponent about to play their first card is offered contra first, while
     their side may double."""
@@ -631,7 +619,7 @@ def _next_to_play(state, seat):
         state[S_PHASE] = PHASE_PLAY
 
 
-@njit_helper
+@njit_no_refcount
 def _double(state, seat):
     """A double: every other active player is then asked in turn, starting left of the doubler."""
     k = state[S_DOUBLINGS]
@@ -646,13 +634,13 @@ def _double(state, seat):
     state[S_TO_ACT] = state[S_NEXT + seat]
 
 
-@njit_helper
+@njit_no_refcount
 def _end_doubling(state):
     state[S_PHASE] = PHASE_PLAY
     state[S_TO_ACT] = state[S_PENDING]
 
 
-@njit_helper
+@njit_no_refcount
 def _play_card(state, seat, card):
     bit = _bit(card)
     state[S_HAND + seat] = np.int64(_mask(state, S_HAND + seat) & ~bit)
@@ -666,10 +654,10 @@ def _play_card(state, seat, card):
         _finish_trick(state)
 
 
-@njit_helper
+@njit_no_refcount
 def _winning_position(state):
     """Position in playing order of the winning card of the complete trick: the highest trump, else the
-    highest card of the led suit (``schafkopf_env.common.trick_winner_index``, read from the state)."""
+    highest card of the led suit (``schafkopf_env.trumps.trick_winner_index``, read from the state)."""
     trump = state[S_TRUMP]
     best = 0
     best_card = state[S_TRICK_CARDS]
@@ -684,7 +672,7 @@ def _winning_position(state):
     return best
 
 
-@njit_helper
+@njit_no_refcount
 def _finish_trick(state):
     leader = state[S_LEADER]
     winning_position = _winning_position(state)
@@ -755,7 +743,7 @@ def hand_value(contract, trump, hoch, declarer_points, declarer_tricks, opponent
     return won, value << doublings
 
 
-@njit_helper
+@njit_no_refcount
 def hoch_count(state):
     """Top trumps in sequence held by one side (from three on; else 0). The declarer's holding is the
     dealt hand plus the skat, in a simple game (pinned) and in a solo (the skat counts as theirs)."""
@@ -764,7 +752,7 @@ def hoch_count(state):
     return count if count >= 3 else 0
 
 
-@njit_helper
+@njit_no_refcount
 def declarer_card_points(state):
     declarer = state[S_DECLARER]
     extra = _mask(state, S_DISCARDS) if state[S_CONTRACT] == CONTRACT_SIMPLE else _mask(state, S_SKAT)
@@ -775,7 +763,7 @@ def declarer_card_points(state):
     return total
 
 
-@njit_helper
+@njit_no_refcount
 def _finish_hand(state):
     declarer = state[S_DECLARER]
     declarer_tricks = state[S_TRICKS_WON + declarer]
@@ -817,7 +805,7 @@ def settlement(state, out):
 # ------------------------------------------------------------------------------------------- observation
 
 
-@njit_helper
+@njit_no_refcount
 def _put_mask(out, offset, mask):
     m = np.uint64(mask)
     while m != np.uint64(0):
@@ -923,59 +911,20 @@ def observe(state, seat, obs_type, out):
 # ------------------------------------------------------------------------------------------- random play
 
 
-@njit_helper
+@njit_no_refcount
 def _random_action(state, rng):
     low, high = _legal_bits(state)
     count_low = popcount(low)
-    pick = rng_below(rng, count_low + popcount(high))
+    pick = uniform_below_modulo(rng, count_low + popcount(high))
     if pick < count_low:
         return nth_bit(low, pick)
     return HIGH_BASE + nth_bit(high, pick - count_low)
 
 
-@njit
-def random_playout(state, rng):
-    """Play uniformly random legal actions until the hand is over (in place)."""
-    while state[S_TO_ACT] >= 0:
-        _apply(state, _random_action(state, rng))
-
-
-@njit
-def playout_values(state, actions, playouts, rng, out):
-    """For each candidate ``actions[i]`` of the seat to act: ``playouts`` times copy the state, apply it,
-    play at random to the end, and add the settlement into ``out[i, :]``."""
-    work = np.empty_like(state)
-    result = np.zeros(state[S_PLAYERS], dtype=np.float64)
-    for i in range(actions.shape[0]):
-        for _ in range(playouts):
-            work[:] = state
-            apply_action(work, actions[i])
-            random_playout(work, rng)
-            settlement(work, result)
-            for s in range(result.shape[0]):
-                out[i, s] += result[s]
-
-
-@njit
-def play_random_hands(params, num_hands, seed):
-    """Benchmark: deal and play ``num_hands`` uniformly random hands; returns the sum of seat 0's
-    settlements (a checksum)."""
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    result = np.zeros(params[P_PLAYERS], dtype=np.float64)
-    total = 0.0
-    for _ in range(num_hands):
-        deal_random(state, params, rng)
-        random_playout(state, rng)
-        settlement(state, result)
-        total += result[0]
-    return total
-
-
-def rng_from_seed(seed: int) -> np.ndarray:
-    """A kernel RNG state (``trick_core.jit.make_rng``) for callers of ``random_playout`` and friends."""
-    return make_rng(seed)
+@inline_njit
+def random_step(state, rng):
+    """Apply a uniformly random legal action (drawn with ``uniform_below_modulo``)."""
+    _apply(state, _random_action(state, rng))
 
 
 # ------------------------------------------------------------------------------------------- resampling
@@ -1009,9 +958,9 @@ def _void_allowed_mask(state, seat):
 
 @njit
 def _two_random_cards(mask, rng):
-    first = nth_bit(mask, rng_below(rng, popcount(mask)))
+    first = nth_bit(mask, uniform_below_modulo(rng, popcount(mask)))
     rest = mask & ~_bit(first)
-    second = nth_bit(rest, rng_below(rng, popcount(rest)))
+    second = nth_bit(rest, uniform_below_modulo(rng, popcount(rest)))
     return _bit(first) | _bit(second)
 
 
@@ -1030,72 +979,100 @@ def _replay(out_state, players, max_doublings, dealer, dealt, skat, history, len
     return True
 
 
+MAX_HOLDERS = NUM_ACTIVE + 1
+"""Holders of hidden cards: the other active seats, then the skat or the simple game's discards."""
+RESAMPLE_ATTEMPTS = 100
+DEAL_TRIES = 100
+_CONTEXT_HOLDERS, _CONTEXT_HISTORY = range(2)
+
+
 @njit
-def resample_hidden(state, seat, rng, out_state):
-    """Write into ``out_state`` a hand in which every card hidden from ``seat`` is redealt consistently
-    with everything ``seat`` knows (its own cards, the cards played and by whom, voids shown, and for the
-    simple-game declarer the skat and discards), with the same action history; True on success.
+def _knows_skat(state, seat):
+    return state[S_CONTRACT] == CONTRACT_SIMPLE and seat == state[S_DECLARER]
+
+
+@njit
+def _holder_seats(state, seat, holders):
+    """The seats of the holder rows in ``holders`` (-1 for the pile); returns the pile's row, or -1 when
+    ``seat`` knows the skat (the simple game's declarer)."""
+    holders[:] = -1
+    k = 0
+    for i in range(NUM_ACTIVE):
+        other = state[S_ACTIVE + i]
+        if other != seat:
+            holders[k] = other
+            k += 1
+    return -1 if _knows_skat(state, seat) else k
+
+
+@njit
+def hidden_card_constraints(state, seat, counts, allowed, forced):
+    """Per holder (``_holder_seats``): how many hidden cards it holds and which it may hold (voids shown);
+    returns the cards hidden from ``seat``.
 
     Hidden from a seat: the other players' cards, the skat (from everybody in a solo and before the skat
     is taken; in a simple game the skat and the discards are known to the declarer only). For a simple
-    game seen by someone else, the declarer's twelve cards are redrawn with the discards, and two of
-    them are chosen at random as the skat.
-    """
-    players = state[S_PLAYERS]
-    declarer = state[S_DECLARER]
+    game seen by someone else, the pile is the discards: the declarer's twelve cards are redrawn with them
+    (``replay_sample``)."""
     simple = state[S_CONTRACT] == CONTRACT_SIMPLE
-    knows_skat = simple and seat == declarer
     played_all = np.uint64(0)
     for s in range(MAX_SEATS):
         played_all |= _mask(state, S_PLAYED + s)
     known = played_all | _mask(state, S_HAND + seat)
-    if knows_skat:
+    if _knows_skat(state, seat):
         known |= _mask(state, S_DISCARDS)
-    unknown = np.uint64(FULL_DECK) & ~known
-    holders = np.full(NUM_ACTIVE + 1, -1, dtype=np.int64)
-    counts = np.zeros(NUM_ACTIVE + 1, dtype=np.int64)
-    allowed = np.zeros(NUM_ACTIVE + 1, dtype=np.uint64)
-    k = 0
-    for i in range(NUM_ACTIVE):
-        other = state[S_ACTIVE + i]
-        if other == seat:
-            continue
-        holders[k] = other
-        counts[k] = popcount(_mask(state, S_HAND + other))
-        allowed[k] = _void_allowed_mask(state, other)
-        k += 1
-    pile = -1
-    if not knows_skat:
-        pile = k
-        counts[k] = state[S_NUM_DISCARDS] if simple else SKAT_SIZE
-        allowed[k] = np.uint64(FULL_DECK)
-        k += 1
+    holders = np.empty(MAX_HOLDERS, dtype=np.int64)
+    pile = _holder_seats(state, seat, holders)
+    for k in range(MAX_HOLDERS):
+        if holders[k] >= 0:
+            counts[k] = popcount(_mask(state, S_HAND + holders[k]))
+            allowed[k] = _void_allowed_mask(state, holders[k])
+    if pile >= 0:
+        counts[pile] = state[S_NUM_DISCARDS] if simple else SKAT_SIZE
+        allowed[pile] = np.uint64(FULL_DECK)
+    return np.uint64(FULL_DECK) & ~known
+
+
+@njit
+def resample_context(state, seat):
+    """Row 0: the holder seats and (at ``MAX_HOLDERS``) the pile's row; row 1: the action history, whose
+    discards a sample rewrites."""
+    context = np.full((2, HISTORY_CAPACITY), -1, dtype=np.int64)
+    context[_CONTEXT_HOLDERS, MAX_HOLDERS] = _holder_seats(state, seat, context[_CONTEXT_HOLDERS, :MAX_HOLDERS])
     length = state[S_HISTORY_LEN]
-    history = state[S_HISTORY : S_HISTORY + length].copy()
+    context[_CONTEXT_HISTORY, :length] = state[S_HISTORY : S_HISTORY + length]
+    return context
+
+
+@njit
+def replay_sample(state, seat, hands, rng, out_state, context):
+    """Rebuild the deal from the sampled ``hands`` (per holder) and replay the history into ``out_state``;
+    False if any action is illegal there. In a simple game seen from outside, two of the declarer's twelve
+    cards are drawn as the skat and the rest of the pile becomes its discards."""
+    declarer = state[S_DECLARER]
+    simple = state[S_CONTRACT] == CONTRACT_SIMPLE
+    holders = context[_CONTEXT_HOLDERS]
+    pile = holders[MAX_HOLDERS]
+    history = context[_CONTEXT_HISTORY]
+    length = state[S_HISTORY_LEN]
     dealt = np.zeros(MAX_SEATS, dtype=np.uint64)
-    hands = np.zeros(NUM_ACTIVE + 1, dtype=np.uint64)
-    for _attempt in range(100):
-        if not deal_with_constraints(unknown, counts[:k], allowed[:k], rng, hands[:k], 100):
-            continue
-        for s in range(MAX_SEATS):
-            dealt[s] = _mask(state, S_DEALT + s)
-        for i in range(k):
-            if i != pile:
-                dealt[holders[i]] = hands[i] | _mask(state, S_PLAYED + holders[i])
-        skat = _mask(state, S_SKAT)
-        if pile >= 0 and not simple:
-            skat = hands[pile]
-        elif pile >= 0:
-            # The declarer's twelve: what they hold and played, and the redrawn discards.
-            twelve = dealt[declarer] | hands[pile]
-            skat = _two_random_cards(twelve, rng)
-            dealt[declarer] = twelve & ~skat
-            discards = hands[pile]
-            for i in range(length):
-                if DISCARD_BASE <= history[i] < DISCARD_BASE + NUM_CARDS:
-                    card = lowest_bit(discards)
-                    history[i] = DISCARD_BASE + card
-                    discards &= ~_bit(card)
-        if _replay(out_state, players, state[S_MAX_DOUBLINGS], state[S_DEALER], dealt, skat, history, length):
-            return True
-    return False
+    for s in range(MAX_SEATS):
+        dealt[s] = _mask(state, S_DEALT + s)
+    for i in range(MAX_HOLDERS):
+        if holders[i] >= 0:
+            dealt[holders[i]] = hands[i] | _mask(state, S_PLAYED + holders[i])
+    skat = _mask(state, S_SKAT)
+    if pile >= 0 and not simple:
+        skat = hands[pile]
+    elif pile >= 0:
+        # The declarer's twelve: what they hold and played, and the redrawn discards.
+        twelve = dealt[declarer] | hands[pile]
+        skat = _two_random_cards(twelve, rng)
+        dealt[declarer] = twelve & ~skat
+        discards = hands[pile]
+        for i in range(length):
+            if DISCARD_BASE <= history[i] < DISCARD_BASE + NUM_CARDS:
+                card = lowest_bit(discards)
+                history[i] = DISCARD_BASE + card
+                discards &= ~_bit(card)
+    return _replay(out_state, state[S_PLAYERS], state[S_MAX_DOUBLINGS], state[S_DEALER], dealt, skat, history, length)

@@ -174,6 +174,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trick_core import drivers
 from trick_core.aec import (
     ADVANCE_SIGNATURE,
     OBSERVE_SIGNATURE,
@@ -181,13 +182,16 @@ from trick_core.aec import (
     TrickTakingEnv,
     check_no_unknown_kwargs,
 )
+from trick_core.bits import make_rng
 from trick_core.cards import FRENCH_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
-from trick_core.jit import make_rng
 
 from . import palatinate_kernel as kernel
 
 GAME = "palatinate"
+
+DRIVERS = drivers.compiled(kernel)
+"""The game's compiled drivers (``trick_core.drivers``)."""
 
 
 def env(**config) -> PalatinateEnv:
@@ -206,7 +210,7 @@ class PalatinateEnv(TrickTakingEnv):
     game_name = GAME
     deck = FRENCH_32
     action_names = kernel.ACTION_NAMES
-    _kernel_advance = CompiledKernel(kernel.advance, ADVANCE_SIGNATURE)
+    _kernel_advance = CompiledKernel(DRIVERS.advance, ADVANCE_SIGNATURE)
     _kernel_observe = CompiledKernel(kernel.observe, OBSERVE_SIGNATURE)
 
     def __init__(
@@ -307,7 +311,7 @@ class PalatinateEnv(TrickTakingEnv):
             raise RuntimeError(f"{GAME}: reset() must be called before resample_from_infostate()")
         seed = int(rng.integers(2**63)) if isinstance(rng, np.random.Generator) else int(rng)
         out_state = np.zeros_like(self._state)
-        if not kernel.resample_hidden(self._state, self.agent_name_mapping[agent], make_rng(seed), out_state):
+        if not DRIVERS.resample_hidden(self._state, self.agent_name_mapping[agent], make_rng(seed), out_state):
             raise RuntimeError(f"{GAME}: no deal consistent with {agent}'s information was found")
         clone = self.clone()
         clone._state = out_state
@@ -327,6 +331,7 @@ class PalatinateEnv(TrickTakingEnv):
     def playout_values(self, actions, playouts: int, seed: int) -> np.ndarray:
         """``(len(actions), players)`` float64: per candidate action of the seat to act, the summed
         settlement of ``playouts`` uniformly random playouts after it (compiled)."""
+        actions = [self.string_to_action(a) if isinstance(a, str) else a for a in actions]
         actions = np.asarray(actions, dtype=np.int64).reshape(-1)
         if self._current_seat() < 0:
             raise ValueError(f"{GAME}: the hand is over; no action can be evaluated")
@@ -336,7 +341,7 @@ class PalatinateEnv(TrickTakingEnv):
         if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
             raise ValueError(f"{GAME}: playouts must be a positive integer, got {playouts!r}")
         out = np.zeros((actions.size, self.num_seats), dtype=np.float64)
-        kernel.playout_values(self._state, actions, int(playouts), make_rng(int(seed)), out)
+        DRIVERS.playout_values(self._state, actions, int(playouts), make_rng(int(seed)), out)
         return out
 
     def state(self) -> dict:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from typing import Any
 
 import gymnasium
@@ -134,6 +135,12 @@ class TrickTakingEnv(AECEnv):
             raise ValueError(f"unknown observation_type {observation_type!r}; choose from {OBSERVATION_TYPES}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"unknown illegal_action {illegal_action!r}; choose from {ILLEGAL_ACTION_MODES}")
+        if (
+            isinstance(illegal_reward, bool)
+            or not isinstance(illegal_reward, (int, float, np.integer, np.floating))
+            or not math.isfinite(illegal_reward)
+        ):
+            raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self.render_mode = render_mode
         self.observation_type = observation_type
         self.illegal_action = illegal_action
@@ -176,7 +183,7 @@ class TrickTakingEnv(AECEnv):
     # ----------------------------------------------------------------- strings
 
     def action_to_string(self, action: int) -> str:
-        """The fixed string of an action index (``shared/API.md``)."""
+        """The fixed string of an action index (each env's docs page lists them)."""
         if not isinstance(action, (int, np.integer)) or not 0 <= int(action) < len(self.action_names):
             raise ValueError(f"{self.game_name}: action {action!r} is not in 0..{len(self.action_names) - 1}")
         return self.action_names[int(action)]
@@ -197,6 +204,18 @@ class TrickTakingEnv(AECEnv):
         stripped = text.strip()
         return stripped.upper() if self.deck is not None and self.deck.is_card(stripped) else stripped.lower()
 
+    def _seat_of(self, agent) -> int:
+        """The seat of an agent name; ``ValueError`` naming the agents for anything else."""
+        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(f"{self.game_name}: unknown agent {agent!r}; agents are {self.possible_agents}")
+        return seat
+
+    def _require_reset(self, what: str) -> None:
+        """``RuntimeError`` telling to call ``reset`` first when no hand has been dealt yet."""
+        if not self._started:
+            raise RuntimeError(f"{self.game_name}: call reset() before {what}()")
+
     def legal_actions(self) -> list[int]:
         """Legal action indices of the agent to act (empty once the hand is over)."""
         if not self._started or self._current_seat() < 0:
@@ -210,7 +229,7 @@ class TrickTakingEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._np_random = np.random.default_rng(seed)
+            self._np_random = np.random.default_rng(check_seed(seed, self.game_name))
         elif self._np_random is None:
             self._np_random = self._restored_generator()
         deal = self._deal_from_options(options)
@@ -249,14 +268,23 @@ class TrickTakingEnv(AECEnv):
                 f"{self.game_name}: unknown reset option(s) {sorted(unknown)}; known: {sorted(DEAL_OPTION_KEYS)}"
             )
         if "record" in options:
+            others = sorted(set(options) & DEAL_OPTION_KEYS - {"record"})
+            if others:
+                raise ValueError(
+                    f"{self.game_name}: reset option 'record' restores the record's own deal; it cannot be "
+                    f"combined with {others}"
+                )
             return self._deal_from_record(options["record"])
         if not set(options) & DEAL_OPTION_KEYS:
             return self._random_deal(self._np_random)
         return self._parse_deal(options)
 
     def _deal_from_record(self, record: dict):
-        if not isinstance(record, dict) or "deal" not in record:
-            raise ValueError("reset option 'record' must be a game record dict with a 'deal'")
+        if not isinstance(record, dict):
+            raise ValueError(f"{self.game_name}: a game record must be a dict, got {type(record).__name__}")
+        if not isinstance(record.get("deal"), dict):
+            raise ValueError(f"{self.game_name}: the record has no 'deal' (a dict of reset options), got "
+                             f"{record.get('deal')!r}")
         if record.get("game") != self.game_name:
             raise ValueError(f"record is of game {record.get('game')!r}, this env plays {self.game_name!r}")
         rules_config = self._record_config()
@@ -344,8 +372,12 @@ class TrickTakingEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Fresh arrays every call (the caller may keep them). The observation starts uninitialised:
         ``_fill_observation`` writes every entry (the kernels zero it first)."""
+        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        if seat is None or not self._started:
+            self._seat_of(agent)
+            self._require_reset("observe")
         observation = np.empty(self.obs_size, FLOAT32)
-        self._fill_observation(self.agent_name_mapping[agent], observation)
+        self._fill_observation(seat, observation)
         if agent == self.agent_selection and not self.terminations[agent]:
             mask = self._action_mask.copy()
         else:
@@ -355,9 +387,8 @@ class TrickTakingEnv(AECEnv):
     def last(self, observe: bool = True):
         """PettingZoo's ``last`` (observation, cumulative reward, termination, truncation, info of the
         agent to act); an explicit error instead of its ``assert``."""
+        self._require_reset("last")
         agent = self.agent_selection
-        if agent is None:
-            raise RuntimeError(f"{self.game_name}: no agent selected; call reset() first")
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
@@ -403,6 +434,7 @@ class TrickTakingEnv(AECEnv):
 
     def game_record(self) -> dict[str, Any]:
         """JSON-serialisable record: game, config, deal (reset options), actions, result."""
+        self._require_reset("game_record")
         actions = [[self.possible_agents[seat], self.action_names[a]] for seat, a in self._action_history]
         over = self._started and self._current_seat() < 0 and self._illegal_seat < 0
         result = [float(u) for u in self._settlement()] if over else None
@@ -414,13 +446,55 @@ class TrickTakingEnv(AECEnv):
             "result": result,
         }
 
+    def public_record(self, agent: str) -> dict[str, Any]:
+        """The record of the hand as ``agent``'s seat knows it: the dealer, its own dealt cards, every
+        action with the cards it could not see written as ``"<kind>:?"`` (``"turn:?"``, ``"discard:?"``,
+        ``"show:?"``), and the result once the hand is over. What an agent may read (``SeatView``)."""
+        seat = self._seat_of(agent)
+        self._require_reset("public_record")
+        record = self.game_record()
+        actions = []
+        for index, (actor, action) in enumerate(self._action_history):
+            name = self.action_names[action]
+            if self._action_hidden_from(seat, index):
+                name = name.partition(":")[0] + ":?"
+            actions.append([self.possible_agents[actor], name])
+        deal = record["deal"]
+        return {
+            "game": record["game"],
+            "config": record["config"],
+            "agent": agent,
+            "dealer": deal.get("dealer"),
+            "hand": deal.get("hands", {}).get(agent, []),
+            "actions": actions,
+            "result": record["result"],
+        }
+
+    def _action_hidden_from(self, seat: int, index: int) -> bool:
+        """Whether the card named by action ``index`` of the history is hidden from ``seat`` (games with
+        hidden actions override this; in the others every action is public)."""
+        return False
+
     def replay(self, record: dict) -> None:
-        """Reset to the record's deal and play its actions; raise ``ValueError`` on any mismatch."""
+        """Reset to the record's deal and play its actions; raise ``ValueError`` naming the first entry
+        that is malformed or does not fit (wrong agent, unknown or illegal action, another result)."""
+        actions = record.get("actions") if isinstance(record, dict) else None
+        if not isinstance(actions, list):
+            raise ValueError(f"{self.game_name}: the record has no 'actions' list, got {actions!r}")
         self.reset(options={"record": record})
-        for agent, action_string in record.get("actions", []):
+        for index, entry in enumerate(actions):
+            if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
+                raise ValueError(f"{self.game_name}: record action {index} must be [agent, action string], got "
+                                 f"{entry!r}")
+            agent, action_string = entry
             if agent != self.agent_selection:
-                raise ValueError(f"record expects {agent} to act, but it is {self.agent_selection}'s turn")
-            self.step(self.string_to_action(action_string))
+                raise ValueError(f"{self.game_name}: record action {index} expects {agent} to act, but it is "
+                                 f"{self.agent_selection}'s turn")
+            try:
+                self.step(self.string_to_action(action_string))
+            except ValueError as error:
+                where = f"record action {index} ({agent}, {action_string!r})"
+                raise ValueError(f"{self.game_name}: {where}: {error}") from None
         expected = record.get("result")
         if expected is not None and self.game_record()["result"] != [float(x) for x in expected]:
             raise ValueError(f"replayed result {self.game_record()['result']} differs from record {expected}")
@@ -515,6 +589,13 @@ class _AgentIterable:
         while env.agents and remaining > 0:
             remaining -= 1
             yield env.agent_selection
+
+
+def check_seed(seed, game: str) -> int:
+    """A seed as given to ``reset(seed=...)``: a non-negative integer, or ``ValueError`` saying so."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{game}: seed must be a non-negative integer (or None), got {seed!r}")
+    return int(seed)
 
 
 def check_no_unknown_kwargs(game: str, kwargs: dict) -> None:

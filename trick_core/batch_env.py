@@ -33,6 +33,31 @@ class BatchStep(NamedTuple):
     """``float32 (num_envs, num_seats)``: per seat, the settlement of a hand that ended in this step."""
     terminated: np.ndarray
     """``bool (num_envs,)``: the row's hand ended in this step (its row now holds a new hand)."""
+    acting_player: np.ndarray
+    """``int64 (num_envs,)``: the seat whose action this step applied in each row (-1 after ``reset`` and in
+    rows set by ``load_states``). Reward credit for multi-seat learners: that seat's decision produced this
+    row's transition; ``rewards[row, seat]`` of a terminated row belongs to *every* seat's last decision in
+    the ended hand (not only to ``acting_player``'s), and arrives in the step that ends the hand — see
+    ``trick_gym.credit.SeatTransitions``, which pairs them up."""
+
+
+class BatchBuffers(NamedTuple):
+    """A batch env's own arrays, for compiled extensions that advance the rows themselves (e.g.
+    ``trick_gym``'s one-seat vector env). Such code must leave every row a hand in progress whose
+    ``current_players``, ``action_masks`` and ``observations`` describe its seat to act."""
+
+    kernel: types.ModuleType
+    params: np.ndarray
+    states: np.ndarray
+    deal_rngs: np.ndarray
+    action_rngs: np.ndarray
+    observation_type_code: int
+    observations: np.ndarray
+    action_masks: np.ndarray
+    current_players: np.ndarray
+    rewards: np.ndarray
+    settlements: np.ndarray
+    parallel: bool
 
 
 def observation_type_code(observation_type: str) -> int:
@@ -158,6 +183,7 @@ class BatchEnvCore:
         self._terminated = np.zeros(n, dtype=bool)
         self._settlements = np.zeros((n, self.num_seats), dtype=np.float64)
         self._actions = np.zeros(n, dtype=np.int64)
+        self._acting_players = np.full(n, -1, dtype=np.int64)
         self._has_reset = False
         self._seed(seed)
 
@@ -175,6 +201,7 @@ class BatchEnvCore:
         batch_loops.set_threads(self.num_threads)
         self._reset_rows()
         self._terminated[:] = False
+        self._acting_players[:] = -1
         self._has_reset = True
         return self._result()
 
@@ -183,6 +210,7 @@ class BatchEnvCore:
         ``rewards``, flagged in ``terminated`` and dealt a new hand."""
         self._require_reset()
         actions = self._checked_actions(actions)
+        self._acting_players[:] = self._current_players
         batch_loops.set_threads(self.num_threads)
         self._step_rows(actions)
         return self._result()
@@ -231,6 +259,7 @@ class BatchEnvCore:
         self._refresh_rows(rows)
         self._rewards[rows] = 0.0
         self._terminated[rows] = False
+        self._acting_players[rows] = -1
         self._has_reset = True
         return self._result()
 
@@ -245,6 +274,14 @@ class BatchEnvCore:
         if not self._has_reset and array.size != self.num_envs:
             raise RuntimeError(f"{self.game}: reset() (or loading every row) must come before loading some rows")
         return array.astype(np.int64)
+
+    def buffers(self) -> BatchBuffers:
+        """The env's own arrays and compiled rules (not copies), for compiled extensions (see ``BatchBuffers``)."""
+        return BatchBuffers(
+            self._kernel, self._params, self._states, self._deal_rngs, self._action_rngs, self._obs_type,
+            self._observations, self._action_masks, self._current_players, self._rewards, self._settlements,
+            self.parallel,
+        )
 
     def action_to_string(self, action: int) -> str:
         return self._aec_env.action_to_string(action)
@@ -302,7 +339,10 @@ class BatchEnvCore:
         )
 
     def _result(self) -> BatchStep:
-        arrays = (self._observations, self._action_masks, self._current_players, self._rewards, self._terminated)
+        arrays = (
+            self._observations, self._action_masks, self._current_players, self._rewards, self._terminated,
+            self._acting_players,
+        )
         if self.copy:
             arrays = tuple(a.copy() for a in arrays)
         return BatchStep(*arrays)

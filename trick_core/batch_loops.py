@@ -1,24 +1,9 @@
 """Compiled loops over a batch of kernel states (one hand per row), written once for every game.
 
-The loops below are *templates*: plain Python functions that call the game's rules through the module
-global ``kernel`` (any module that follows the kernel contract of ``docs/architecture.md``).
-``specialise(kernel_module, game)`` makes a compiled copy of every template in which ``kernel`` is that
-game's kernel module, so numba sees the kernel functions as globals and inlines them — one machine-code
-loop per game, no function pointers.
-
-Why copies of code objects rather than a factory of closures, or kernel functions passed as arguments:
-numba can only *cache* (``cache=True``) a function whose identity is stable across processes. A jitted
-function passed as an argument, or captured in a closure, is keyed by a per-process id, so its compiled
-code is saved but never found again: every process would recompile (seconds per game). A copy of the
-template's code object with its own name (``step_rows__bavarian__<fingerprint>``) and its own globals
-caches like any module-level function.
-
-The name carries a fingerprint of the kernel's code as loaded (its jitted functions' code objects and its
-constant tables, and those of every project module it reaches, e.g. ``schafkopf_env/common.py`` and
-``trick_core/jit.py``). Numba invalidates a cache entry only when the file that *defines* the function
-changes, not when a function it calls changes; with the fingerprint in the name, an edited kernel gets
-freshly compiled loops instead of stale machine code. (Old entries stay in ``__pycache__`` until it is
-cleaned.)
+The loops below are templates (``trick_core.specialise``): they call the game's rules through the module
+global ``kernel`` (any module that follows the kernel contract of ``docs/architecture.md``) and the
+game's drivers (``advance``, ``random_playout`` of ``trick_core.drivers``). ``specialise(kernel_module,
+game, parallel)`` makes the compiled copies for one game.
 
 All templates take the batch as 2-D arrays (one row per hand) and loop the rows with ``numba.prange``:
 the ``parallel`` specialisation spreads rows over numba's threads, the serial one runs them in order.
@@ -29,7 +14,6 @@ of their output (the tests compare every observation with the AEC env's).
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import sys
 import types
@@ -38,7 +22,10 @@ import numba
 import numpy as np
 from numba import prange
 
-from .jit import njit, njit_parallel, rng_below
+from . import drivers
+from .bits import uniform_below_modulo
+from .jit import njit, njit_parallel
+from .specialise import code_fingerprint, compile_copies, templates_of
 
 # OpenMP (numba's default threading layer here) spins idle worker threads by default. When the cores are
 # shared — with PyTorch's own threads in a training loop, or other processes — a spinning worker steals the
@@ -50,6 +37,9 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 kernel = None
 """The game's kernel module; bound in each specialised copy (see ``specialise``)."""
+advance = None
+random_playout = None
+"""The game's drivers (``trick_core.drivers``); bound in each specialised copy."""
 
 SERIAL_TEMPLATES = ("start_hand", "first_finished_row", "refresh_rows")
 """Templates compiled serially in both variants: helpers called inside another loop, and loops too short
@@ -107,7 +97,7 @@ def step_rows(states, params, deal_rngs, actions, obs_type, observations, action
     for i in prange(states.shape[0]):
         state = states[i]
         rewards[i, :] = 0.0
-        seat = kernel.advance(state, actions[i], action_masks[i])
+        seat = advance(state, actions[i], action_masks[i])
         terminated[i] = seat < 0
         if seat < 0:
             kernel.settlement(state, settlements[i])
@@ -163,7 +153,7 @@ def play_random_hands(params, num_hands, chunk_seeds, state_size, settlement_sum
         settlement = np.zeros(settlement_sums.shape[1], dtype=np.float64)
         for _ in range(end - begin):
             kernel.deal_random(state, params, rng)
-            kernel.random_playout(state, rng)
+            random_playout(state, rng)
             kernel.settlement(state, settlement)
             for seat in range(settlement.shape[0]):
                 settlement_sums[chunk, seat] += settlement[seat]
@@ -188,7 +178,7 @@ def _sample_row(mask, rng):
     count = 0
     for a in range(mask.shape[0]):
         count += mask[a]
-    pick = rng_below(rng, count)
+    pick = uniform_below_modulo(rng, count)
     for a in range(mask.shape[0]):
         if mask[a]:
             if pick == 0:
@@ -215,103 +205,26 @@ def sample_legal_actions_parallel(action_masks, rngs, out):
 # --------------------------------------------------------------------------------------------- specialisation
 
 
-_PROJECT_PACKAGES = ("trick_core", "schafkopf_env", "knuffeln_env")
-
-
-def _project_module_of(obj) -> types.ModuleType | None:
-    """The project module that defines ``obj`` (a module, function or numba dispatcher), if any."""
-    if isinstance(obj, types.ModuleType):
-        module = obj
-    else:
-        func = getattr(obj, "py_func", obj)
-        module = sys.modules.get(getattr(func, "__module__", None) or "")
-    if module is None:
-        return None
-    return module if module.__name__.split(".")[0] in _PROJECT_PACKAGES else None
-
-
-def _code_signature(code: types.CodeType) -> bytes:
-    """Bytecode, names and constants of a code object, nested code included (stable across processes,
-    unlike ``marshal``, whose output depends on reference counts)."""
-    parts = [code.co_code, repr(code.co_names).encode(), repr(code.co_varnames).encode()]
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            parts.append(_code_signature(const))
-        elif isinstance(const, frozenset):
-            parts.append(repr(sorted(map(repr, const))).encode())
-        else:
-            parts.append(repr(const).encode())
-    return b"\0".join(parts)
-
-
-def _fingerprint_value(digest, name: str, value) -> None:
-    """Feed what numba would compile from one module global into ``digest``: a jitted function's code
-    (constants and nested code included), an array's bytes, a plain constant's repr."""
-    if hasattr(value, "py_func"):
-        digest.update(name.encode() + _code_signature(value.py_func.__code__))
-    elif isinstance(value, np.ndarray):
-        digest.update(name.encode() + str((value.dtype, value.shape)).encode() + value.tobytes())
-    elif isinstance(value, (bool, int, float, str, tuple)):
-        digest.update(name.encode() + repr(value).encode())
-
-
-def code_fingerprint(kernel_module: types.ModuleType) -> str:
-    """Short hash of the code *loaded* from ``kernel_module`` and every project module it reaches.
-
-    Taken from the functions and constants in memory (not the files on disk), so an edit of a file after
-    it was imported can never label old machine code with the new source's fingerprint.
-    """
-    seen: dict[str, types.ModuleType] = {}
-    pending = [kernel_module]
-    while pending:
-        module = pending.pop()
-        if module.__name__ in seen:
-            continue
-        seen[module.__name__] = module
-        for value in vars(module).values():
-            dependency = _project_module_of(value)
-            if dependency is not None and dependency.__name__ not in seen:
-                pending.append(dependency)
-    digest = hashlib.sha1()
-    for module_name in sorted(seen):
-        for name, value in sorted(vars(seen[module_name]).items()):
-            _fingerprint_value(digest, f"{module_name}.{name}", value)
-    return digest.hexdigest()[:12]
-
-
-def compile_copies(
-    templates, namespace: dict, tag: str, parallel: bool, serial_names=()
-) -> types.SimpleNamespace:
-    """Compile a uniquely named copy of each template function, all sharing the globals ``namespace``
-    (so that templates calling each other call each other's copies). The copies are named
-    ``<template>__<tag>`` for numba's on-disk cache; ``tag`` must tell apart everything that changes the
-    machine code (game, variant, code fingerprint). ``parallel`` compiles with ``njit_parallel`` except
-    the templates named in ``serial_names``, which always use ``njit``. Compilation is lazy."""
-    decorator = njit_parallel if parallel else njit
-    namespace = dict(namespace)
-    compiled = {}
-    for template in templates:
-        name = template.__name__
-        unique_name = f"{name}__{tag}"
-        code = template.__code__.replace(co_name=unique_name, co_qualname=unique_name)
-        function = types.FunctionType(code, namespace, unique_name, template.__defaults__)
-        function.__doc__ = template.__doc__
-        compiled[name] = (njit if name in serial_names else decorator)(function)
-        namespace[name] = compiled[name]
-    return types.SimpleNamespace(**compiled)
-
-
 def variant_tag(parallel: bool) -> str:
     return "parallel" if parallel else "serial"
+
+
+def decorator_for(parallel: bool, serial_names=SERIAL_TEMPLATES):
+    """The numba decorator of each template: ``njit_parallel`` in the parallel variant, except the
+    templates named in ``serial_names``, which are always ``njit``."""
+    return lambda name: njit_parallel if parallel and name not in serial_names else njit
 
 
 @functools.cache
 def specialise(kernel_module: types.ModuleType, game: str, parallel: bool) -> types.SimpleNamespace:
     """Compiled copies of this module's templates bound to ``kernel_module`` (cached per process and on
     disk). ``parallel=True`` spreads rows over numba's threads, ``False`` runs them serially."""
+    game_drivers = drivers.compiled(kernel_module)
     tag = f"{game}__{variant_tag(parallel)}__{code_fingerprint(kernel_module)}"
-    templates = [globals()[name] for name in TEMPLATE_NAMES]
-    return compile_copies(templates, {**globals(), "kernel": kernel_module}, tag, parallel, SERIAL_TEMPLATES)
+    namespace = {**globals(), "kernel": kernel_module, "advance": game_drivers.advance,
+                 "random_playout": game_drivers.random_playout}
+    templates = templates_of(sys.modules[__name__], TEMPLATE_NAMES)
+    return compile_copies(templates, namespace, tag, decorator_for(parallel))
 
 
 def row_seeds(seed: int | None, count: int) -> np.ndarray:

@@ -14,7 +14,7 @@ them. A hand is an integer bit mask in which bit ``i`` is card ``i`` (``uint64``
 
 The two 32-card packs share one layout on purpose: ``EO`` and ``CQ`` are both card 3, so the Schafkopf
 kernels serve both rule sets without converters. Cards are written suit first (``"EO"``, ``"H10"``,
-``"C4"``), as ``shared/API.md`` fixes.
+``"C4"``), as the public API fixes (``docs/rules/*.md``, section 1 of each).
 """
 
 from __future__ import annotations

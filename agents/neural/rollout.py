@@ -31,14 +31,11 @@ wider (its doubled solos), hence a fixed scale rather than one measured on the l
 
 
 def make_batch_env(game: str, num_envs: int, seed: int | None = None, num_threads: int | None = 1, **config):
-    """The compiled batch env of ``game`` (``knuffeln`` or a Schafkopf game) with the env options ``config``."""
-    if game == "knuffeln":
-        from knuffeln_env.batch import BatchEnv
+    """The compiled batch env of ``game`` with the env options ``config`` (the registry's
+    ``make_batch_env``: ``schafkopf_env.batch`` or ``knuffeln_env.batch``)."""
+    from trick_core.registry import game_spec
 
-        return BatchEnv(num_envs, seed=seed, num_threads=num_threads, **config)
-    from schafkopf_env.batch import BatchEnv
-
-    return BatchEnv(game, num_envs, seed=seed, num_threads=num_threads, **config)
+    return game_spec(game).make_batch_env(num_envs, seed=seed, num_threads=num_threads, **config)
 
 
 @dataclass

@@ -1,0 +1,237 @@
+"""Rule-based player of Asserufen, Palatinate Schafkopf for four (``agents.make("rules", "asserufen")``).
+
+It reads only its own observation (``schafkopf_env.asserufen_v0``; the segments of
+``asserufen_kernel.OBSERVATION_SEGMENTS``) and the action mask:
+
+- **Bidding** (one pass in seat order): a Du only with a hand that takes every trick whatever the others
+  hold; a Heart Solo / Solo with at least five trumps and strength ``solo``, hearts preferred (worth a
+  point more); *ich hänge an* with an ace-call hand (strength ``ace_call`` in hearts, four trumps, or three
+  with ``ace_call_three_trumps``); *darf man?* over it with good trumps (``darf_man``) — the source's
+  second bidder; otherwise *weg*.
+- **Answering darf man?**: the first bidder accepts when holding a non-heart ace (it hopes to be called,
+  as the source says) unless its own trumps are strong (``refuse_darf_man``); without an ace it refuses
+  and declares itself.
+- **Calling**: the ace (ten, King) of the legal suit in which it holds the fewest cards.
+- **Trump** (Solo, Solo Du): the strongest suit among clubs, spades and diamonds.
+- **Contra / re**: contra with a strong defence (``contra`` in the declarer's trump suit, or a sure trump
+  trick against a Du); re on the declarer's side only with a very strong hand (``re``).
+- **Play**: ``choose_card`` of ``agents.rules.schafkopf_common`` (defenders lead the called suit to find
+  the partner, the partner schmiert to the declarer's safe tricks, ...).
+
+``seed`` seeds the tie-breaks; thresholds can be overridden, e.g. ``rules[solo=12]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from schafkopf_env import asserufen_kernel as K
+from trick_core.cards import FRENCH_32
+
+from .schafkopf_common import (
+    HEARTS,
+    NON_HEART_SUITS,
+    RANK_A,
+    SUIT_PLAIN_CARDS,
+    TRUMP_MASK,
+    BlockReader,
+    PlayView,
+    SchafkopfRulesAgent,
+    best_call,
+    count,
+    current_trick,
+    double_or_not,
+    du_bid,
+    first_or_none,
+    four_seat_play_view,
+    mask_of,
+    next_of_four,
+    relations,
+    suit_game_strength,
+    trump_choice,
+)
+
+NUM_SEATS = 4
+SOLO_SUITS = NON_HEART_SUITS
+DU_CONTRACTS = ("solo_du", "heart_solo_du")
+CONTRACTS = K.CONTRACT_NAMES[1:]  # ace_call solo heart_solo solo_du heart_solo_du (the observation order)
+NON_HEART_ACES = sum(1 << (s * 8 + RANK_A) for s in SOLO_SUITS)
+
+# The observation segments this player reads, by the start of their description in the kernel.
+_SEGMENTS = {
+    "hand": "own hand",
+    "dealer": "dealer",
+    "phase": "phase",
+    "contract": "contract",
+    "declarer": "declarer",
+    "trump": "trump suit",
+    "called_card": "called card",
+    "partner": "partner (relative seat)",
+    "called_rules": "called-suit rules over",
+    "leader": "leader of the current trick",
+    "trick": "current trick",
+    "played": "cards played so far",
+}
+
+
+def _reader() -> BlockReader:
+    offsets, offset = {}, 0
+    for description, size in K.OBSERVATION_SEGMENTS:
+        offsets[description] = (offset, size)
+        offset += size
+    blocks = []
+    for name, prefix in _SEGMENTS.items():
+        matches = [d for d in offsets if d.startswith(prefix)]
+        if len(matches) != 1:
+            raise RuntimeError(
+                f"asserufen observation: expected one segment starting {prefix!r}, found {matches}"
+            )
+        blocks.append((name, *offsets[matches[0]]))
+    return BlockReader(blocks)
+
+
+_READER = _reader()
+
+
+@dataclass
+class AsserufenThresholds:
+    """Hand strength (``suit_game_strength`` on eight cards) needed for each decision."""
+
+    ace_call: float = 7.0
+    ace_call_min_trumps: float = 4
+    ace_call_three_trumps: float = 8.5
+    darf_man: float = 7.5
+    refuse_darf_man: float = 9.5
+    solo: float = 12.5
+    solo_min_trumps: float = 5
+    contra: float = 9.5
+    re: float = 12.0
+
+
+@dataclass
+class AsserufenTable:
+    """The seat's observation decoded; positions relative to the seat (0 itself, 1 left, ...)."""
+
+    hand: int
+    phase: str
+    dealer: int
+    contract: str | None
+    declarer: int | None
+    trump: int | None
+    called_card: int | None
+    partner: int | None
+    called_done: bool
+    leader: int | None
+    trick: list
+    played: int
+
+
+def decode(observation) -> AsserufenTable:
+    """Read an Asserufen observation vector (any observation type: the first segments are the same)."""
+    blocks = _READER.read(observation)
+    leader = first_or_none(blocks["leader"])
+    contract = first_or_none(blocks["contract"])
+    return AsserufenTable(
+        hand=mask_of(blocks["hand"]),
+        phase=K.PHASE_NAMES[blocks["phase"][0]],
+        dealer=blocks["dealer"][0],
+        contract=None if contract is None else CONTRACTS[contract],
+        declarer=first_or_none(blocks["declarer"]),
+        trump=first_or_none(blocks["trump"]),
+        called_card=first_or_none(blocks["called_card"]),
+        partner=first_or_none(blocks["partner"]),
+        called_done=0 in blocks["called_rules"],
+        leader=leader,
+        trick=current_trick(blocks["trick"], leader, next_of_four),
+        played=mask_of(index % 32 for index in blocks["played"]),
+    )
+
+
+class RulesAgent(SchafkopfRulesAgent):
+    """A club player's heuristics for Asserufen (module docstring)."""
+
+    game_name = "asserufen"
+    deck = FRENCH_32
+    thresholds_class = AsserufenThresholds
+    phase_decisions = {
+        "bidding": "bid",
+        "answer": "answer",
+        "call": "call",
+        "trump": "trump",
+        "contra_offer": "double",
+        "doubling_round": "double",
+    }
+
+    def __init__(self, game: str = "asserufen", seed: int | None = None, **thresholds) -> None:
+        super().__init__(game, seed, **thresholds)
+
+    def decode_table(self, env, agent: str) -> AsserufenTable:
+        return decode(env.observe(agent)["observation"])
+
+    # ------------------------------------------------------------------ bidding
+
+    def bid(self, table: AsserufenTable, names: dict) -> str:
+        hand, limits = table.hand, self.thresholds
+        du = du_bid(names, hand, table.dealer == NUM_SEATS - 1)
+        if du is not None:
+            return du
+        for bid, suits in (("heart_solo", (HEARTS,)), ("solo", SOLO_SUITS)):
+            if bid in names:
+                suit = max(suits, key=lambda s: suit_game_strength(hand, s))
+                if (
+                    suit_game_strength(hand, suit) >= limits.solo
+                    and count(hand & TRUMP_MASK[suit]) >= limits.solo_min_trumps
+                ):
+                    return bid
+        strength = suit_game_strength(hand, HEARTS)
+        if "darf_man" in names and strength >= limits.darf_man:
+            return "darf_man"
+        if "haenge_an" in names and self._ace_call_hand(hand):
+            return "haenge_an"
+        return "weg"
+
+    def _ace_call_hand(self, hand: int) -> bool:
+        limits = self.thresholds
+        trumps = count(hand & TRUMP_MASK[HEARTS])
+        strength = suit_game_strength(hand, HEARTS)
+        if trumps >= limits.ace_call_min_trumps and strength >= limits.ace_call:
+            return True
+        return trumps == limits.ace_call_min_trumps - 1 and strength >= limits.ace_call_three_trumps
+
+    def answer(self, table: AsserufenTable, names: dict) -> str:
+        """Accept darf man? with an ace to be called by (unless strong enough to declare), else refuse."""
+        has_ace = bool(table.hand & NON_HEART_ACES)
+        strong = suit_game_strength(table.hand, HEARTS) >= self.thresholds.refuse_darf_man
+        return "accept" if has_ace and not strong else "refuse"
+
+    def call(self, table: AsserufenTable, names: dict) -> str:
+        by_suit = {}
+        for name in names:
+            if name.startswith("call:"):
+                by_suit[FRENCH_32.suits.index(name[5])] = name
+        hand_plain = {s: table.hand & SUIT_PLAIN_CARDS[s] for s in by_suit}
+        with_cards = [s for s in by_suit if hand_plain[s]] or list(by_suit)
+        return by_suit[best_call(table.hand, with_cards, self.rng, HEARTS)]
+
+    def trump(self, table: AsserufenTable, names: dict) -> str:
+        must_win_all = table.contract in DU_CONTRACTS
+        return trump_choice(names, FRENCH_32, table.hand, must_win_all, table.dealer == NUM_SEATS - 1, self.rng)
+
+    def double(self, table: AsserufenTable, names: dict) -> str:
+        _, declaring = self._relations(table)
+        against_du = table.contract in DU_CONTRACTS
+        return double_or_not(names, table.hand, table.trump, declaring, against_du, self.thresholds)
+
+    # ------------------------------------------------------------------ play
+
+    def play_view(self, table: AsserufenTable) -> PlayView:
+        called = -1 if table.called_card is None else table.called_card
+        ace_call = table.contract == "ace_call"
+        return four_seat_play_view(table, table.trump, ace_call, table.contract in DU_CONTRACTS, called)
+
+    @staticmethod
+    def _relations(table) -> tuple[dict, bool]:
+        return relations(table.declarer, table.partner, table.contract == "ace_call")
+
+
+__all__ = ["AsserufenThresholds", "RulesAgent", "decode"]

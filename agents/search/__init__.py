@@ -1,0 +1,32 @@
+"""The search agents: determinized Monte-Carlo search (PIMC) over the compiled drivers.
+
+| name | agent | module |
+|---|---|---|
+| ``pimc`` | heuristic playouts (Knüffeln: its own agent, which turns and answers turns) | ``heuristic``, ``knuffeln`` |
+| ``pimc_random`` | uniformly random playouts | ``pimc`` |
+| ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands | ``pimc`` |
+
+``outcomes.search_function`` gives the compiled search loop (``trick_core.drivers.search_outcomes``) of a
+game and playout policy.
+"""
+
+from __future__ import annotations
+
+from .heuristic import HeuristicPIMCAgent
+from .knuffeln import KnuffelnPIMCAgent
+from .pimc import NestedPIMCAgent, PIMCAgent
+
+__all__ = ["GAME_DEFAULTS", "HeuristicPIMCAgent", "KnuffelnPIMCAgent", "NestedPIMCAgent", "PIMCAgent", "make_pimc"]
+
+GAME_DEFAULTS = {
+    "palatinate": {"cautious": False},
+}
+"""Per-game defaults of ``make_pimc`` (``heuristic``'s docstring says why); Knüffeln's agent has its own."""
+
+
+def make_pimc(game: str, **kwargs) -> HeuristicPIMCAgent:
+    """The built-in ``pimc`` of ``game`` (``agents.make("pimc", game, **kwargs)``): Knüffeln's search agent,
+    or the heuristic-playout agent with ``GAME_DEFAULTS`` filling in what ``kwargs`` leaves out."""
+    if game == "knuffeln":
+        return KnuffelnPIMCAgent(game, **kwargs)
+    return HeuristicPIMCAgent(game, **{**GAME_DEFAULTS.get(game, {}), **kwargs})

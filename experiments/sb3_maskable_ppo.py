@@ -1,0 +1,201 @@
+"""SB3-contrib MaskablePPO on one seat of a game: train, save, and enter the arena as a plug-in agent.
+
+    python -m experiments.sb3_maskable_ppo --game bavarian --total-timesteps 2000000 --save-path runs/ppo.zip
+    python -m agents.arena --game bavarian --hands 400 --seed 1 \\
+        --agents "experiments.sb3_maskable_ppo:make_agent[model_path=runs/ppo.zip]" random
+
+Two ways to feed it, both with the learner's settlement as reward (``trick_gym``):
+
+- ``--env vector`` (default): ``trick_gym.sb3.SB3VecEnv``, the compiled one-seat vector env (random
+  opponents played in compiled code);
+- ``--env single``: ``--num-envs`` one-seat Gymnasium envs (``gymnasium.make("Bavarian-v0", ...)``) in
+  SB3's ``DummyVecEnv``; any ``agents.make`` opponent (``--opponents rules``).
+
+``make_agent(game, model_path=...)`` loads a saved model as an arena agent that reads only its seat's
+observation and action mask (``env.observe(agent)``).
+
+Needs the ``sb3`` extra: ``pip install -e '.[sb3]'``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import torch
+import tyro
+
+
+@dataclass
+class Args:
+    game: str = "bavarian"
+    """bavarian, palatinate, asserufen or knuffeln"""
+    env: str = "vector"
+    """'vector' (compiled one-seat vector env, random opponents) or 'single' (one-seat Gymnasium envs)"""
+    opponents: str = "random"
+    """opponents: 'random' for --env vector; any agents.make name for --env single"""
+    seat: str = "random"
+    """the learner's seat: 'random' (drawn per hand) or a seat number"""
+    num_envs: int = 64
+    """parallel hands"""
+    total_timesteps: int = 200_000
+    """learner decisions to train on"""
+    n_steps: int = 128
+    """rollout length per env between updates"""
+    batch_size: int = 1024
+    """minibatch size"""
+    n_epochs: int = 4
+    """optimisation epochs per update"""
+    learning_rate: float = 3e-4
+    """Adam step size"""
+    ent_coef: float = 0.01
+    """entropy bonus"""
+    gamma: float = 1.0
+    """discount (a hand is short and only its result counts)"""
+    hidden: int = 256
+    """units in each of the two hidden layers of the policy and value networks"""
+    seed: int = 0
+    """seed of the envs and the model"""
+    torch_threads: int = 1
+    """torch threads (set in the script: torch's default beside numba on a small machine is 30-70x slower)"""
+    numba_threads: int = 1
+    """numba threads of the compiled env"""
+    save_path: str = "runs/sb3_maskable_ppo.zip"
+    """where the trained model is saved (empty: not saved)"""
+    max_minutes: float = 0.0
+    """stop training after this many minutes of wall time (0: no limit)"""
+
+
+def set_threads(torch_threads: int, numba_threads: int) -> None:
+    torch.set_num_threads(torch_threads)
+    numba.set_num_threads(min(numba_threads, numba.config.NUMBA_NUM_THREADS))
+
+
+def parse_seat(seat: str):
+    return seat if seat == "random" else int(seat)
+
+
+def make_training_env(args: Args):
+    """The SB3 VecEnv the model learns on (see the module docstring)."""
+    if args.env == "vector":
+        from trick_gym.sb3 import SB3VecEnv
+
+        return SB3VecEnv(
+            args.game, args.num_envs, opponents=args.opponents, seat=parse_seat(args.seat), seed=args.seed,
+            num_threads=args.numba_threads,
+        )
+    if args.env == "single":
+        import gymnasium
+        from stable_baselines3.common.vec_env import DummyVecEnv
+
+        import trick_gym
+
+        gym_id = trick_gym.GYM_IDS[args.game]
+        factories = [
+            lambda: gymnasium.make(gym_id, opponents=args.opponents, seat=parse_seat(args.seat))
+            for _ in range(args.num_envs)
+        ]
+        vec_env = DummyVecEnv(factories)
+        vec_env.seed(args.seed)
+        return vec_env
+    raise ValueError(f"--env must be 'vector' or 'single', got {args.env!r}")
+
+
+class StopAfterMinutes:
+    """SB3 callback: stop training after a wall-time budget."""
+
+    def __new__(cls, minutes: float):
+        from stable_baselines3.common.callbacks import BaseCallback
+
+        class _Stop(BaseCallback):
+            def _on_step(self) -> bool:
+                return minutes <= 0 or time.perf_counter() - started < 60.0 * minutes
+
+        started = time.perf_counter()
+        return _Stop()
+
+
+def train(args: Args) -> dict:
+    """Train MaskablePPO as ``args`` says; return a summary (steps, wall and CPU seconds, steps/s)."""
+    from sb3_contrib import MaskablePPO
+
+    set_threads(args.torch_threads, args.numba_threads)
+    env = make_training_env(args)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate,
+        ent_coef=args.ent_coef,
+        gamma=args.gamma,
+        gae_lambda=1.0,
+        policy_kwargs={"net_arch": [args.hidden, args.hidden]},
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
+    )
+    wall, cpu = time.perf_counter(), time.process_time()
+    model.learn(total_timesteps=args.total_timesteps, callback=StopAfterMinutes(args.max_minutes))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    if args.save_path:
+        os.makedirs(os.path.dirname(args.save_path) or ".", exist_ok=True)
+        model.save(args.save_path)
+    env.close()
+    return {
+        "game": args.game,
+        "env": args.env,
+        "timesteps": int(model.num_timesteps),
+        "wall_seconds": round(wall, 1),
+        "cpu_seconds": round(cpu, 1),
+        "steps_per_second": round(model.num_timesteps / wall, 1),
+        "save_path": args.save_path,
+    }
+
+
+class MaskablePPOAgent:
+    """An arena agent playing a saved MaskablePPO model from its seat's observation and mask only."""
+
+    def __init__(self, game: str, model_path: str, deterministic: bool = True, name: str = "maskable_ppo") -> None:
+        from sb3_contrib import MaskablePPO
+
+        self.game = game
+        self.name = name
+        self.deterministic = bool(deterministic)
+        self.model = MaskablePPO.load(model_path, device="cpu")
+
+    def act(self, env, agent: str) -> int:
+        seen = env.observe(agent)
+        action, _ = self.model.predict(
+            seen["observation"], action_masks=seen["action_mask"].astype(bool), deterministic=self.deterministic
+        )
+        return int(action)
+
+
+def make_agent(game: str, model_path: str = "runs/sb3_maskable_ppo.zip", deterministic: bool = True, **kwargs):
+    """``agents.make("experiments.sb3_maskable_ppo:make_agent[model_path=...]", game)``."""
+    torch.set_num_threads(1)
+    return MaskablePPOAgent(game, model_path, deterministic, **kwargs)
+
+
+def frozen_policy(model_path: str, deterministic: bool = False):
+    """A saved model as a batched opponent callable ``(observations, masks) -> actions`` (self-play against a
+    frozen copy: ``OneSeatVectorEnv(..., opponents=frozen_policy(path))``)."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(model_path, device="cpu")
+
+    def policy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        actions, _ = model.predict(observations, action_masks=masks.astype(bool), deterministic=deterministic)
+        return np.asarray(actions, dtype=np.int64)
+
+    return policy
+
+
+if __name__ == "__main__":
+    print(json.dumps(train(tyro.cli(Args))))

@@ -1,0 +1,94 @@
+"""``python -m play``: start the table's web server and print its address.
+
+    python -m play                          # http://127.0.0.1:8000/
+    python -m play --port 0                 # any free port
+    python -m play --bots "mypkg.bots:make_agent" "pimc[samples=50]"   # offer more bots
+    python -m play --records arena_out/records.jsonl                     # open in the replay viewer
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+import tyro
+
+
+@dataclass
+class Args:
+    host: str = "127.0.0.1"
+    """Address to listen on. The default answers this computer only; another address exposes the table."""
+    port: int = 8000
+    """Port to listen on; 0 picks a free one."""
+    bot_delay: float = 0.8
+    """Seconds each bot move is held back at least, so that a person can follow the play."""
+    bots: tuple[str, ...] = ()
+    """More bots to offer besides rules, pimc, random, pimc_random and nested_pimc: any ``agents.make``
+    name, e.g. a plug-in ``"package.module:attr"`` or ``"pimc[samples=50]"``."""
+    records: tuple[Path, ...] = ()
+    """Game-record files (``agents.arena --records`` JSON lines, or JSON) to open in the replay viewer."""
+    rules_dir: Path | None = None
+    """Folder of the rules pages (default: ``docs/rules`` of this checkout)."""
+    max_sessions: int = 64
+    """Tables kept at once; the longest idle one makes room for a new one."""
+    open_browser: bool = False
+    """Open the table in the default web browser once the server runs."""
+
+
+def free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+def check_bots(names: tuple[str, ...]) -> None:
+    """Every extra bot must be an agent of at least one game (a typo fails here, not at the table)."""
+    import agents
+
+    from .catalog import GAMES
+
+    for name in names:
+        problems = []
+        for game in GAMES:
+            try:
+                agents.make(name, game)
+                break
+            except Exception as err:  # a plug-in may fail in any way; report it
+                problems.append(f"{game}: {err}")
+        else:
+            raise SystemExit(f"--bots {name!r} makes no agent: " + "; ".join(problems))
+
+
+def main(args: Args) -> None:
+    import uvicorn
+
+    from .server import LOOPBACK_HOSTS, AppSettings, create_app
+
+    check_bots(args.bots)
+    port = args.port or free_port(args.host)
+    loopback = args.host in LOOPBACK_HOSTS
+    settings = AppSettings(
+        bot_delay=args.bot_delay,
+        extra_bots=args.bots,
+        max_sessions=args.max_sessions,
+        record_files=args.records,
+        allowed_hosts=LOOPBACK_HOSTS if loopback else ("*",),
+        **({"rules_dir": args.rules_dir} if args.rules_dir is not None else {}),
+    )
+    try:
+        app = create_app(settings)
+    except (OSError, ValueError) as err:
+        raise SystemExit(str(err)) from None
+    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    address = f"http://{shown_host}:{port}/"
+    print(f"The table: {address}   (replay viewer: {address}replay; stop with Ctrl+C)", flush=True)
+    if args.open_browser:
+        import webbrowser
+
+        webbrowser.open(address)
+    uvicorn.run(app, host=args.host, port=port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main(tyro.cli(Args))

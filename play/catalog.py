@@ -1,0 +1,183 @@
+"""The games the table offers, their options, and the names shown for cards, suits and actions.
+
+This module is the one place in ``play`` that knows which env module plays which game; everything else
+asks it (``make_env``). The options listed here are the rule options of each env (its module docstring
+documents them); the env itself validates the values and raises ``ValueError`` naming a bad one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+ENV_MODULES = {
+    "bavarian": "schafkopf_env.bavarian_v0",
+    "palatinate": "schafkopf_env.palatinate_v0",
+    "asserufen": "schafkopf_env.asserufen_v0",
+    "knuffeln": "knuffeln_env.knuffeln_v0",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option of a game, as the setup form offers it."""
+
+    name: str
+    label: str
+    choices: tuple
+    default: object
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the table needs to know about a game besides its env."""
+
+    name: str
+    title: str
+    deck: str
+    """``"german"`` (Eichel, Gras, Herz, Schellen) or ``"french"`` (clubs, spades, hearts, diamonds)."""
+    rules_file: str
+    """The project's rules page of the game, relative to the rules folder (``docs/rules``)."""
+    options: tuple[Option, ...] = field(default_factory=tuple)
+
+
+TALK_CHOICES = ("off", "lexicon", "tokens:4", "tokens:8", "tokens:16")
+
+GAMES: dict[str, GameInfo] = {
+    "bavarian": GameInfo("bavarian", "Bavarian Schafkopf", "german", "bavarian_schafkopf.md"),
+    "palatinate": GameInfo(
+        "palatinate", "Palatinate Schafkopf", "french", "palatinate_schafkopf.md",
+        (Option("players", "Players", (3, 4), 3), Option("max_doublings", "Most doublings", (0, 1, 2, 3, 4), 4)),
+    ),
+    "asserufen": GameInfo(
+        "asserufen", "Asserufen (Palatinate, four players)", "french", "palatinate_schafkopf.md",
+        (Option("max_doublings", "Most doublings", (0, 1, 2, 3, 4), 4),),
+    ),
+    "knuffeln": GameInfo(
+        "knuffeln", "Knüffeln", "french", "knuffeln.md",
+        (
+            Option("variant", "Variant", ("bohmstedt", "hattstedt", "bernhard1924", "gruenberg1938"), "bohmstedt"),
+            Option("players", "Players", (4, 5), 4),
+            Option("talk", "Table talk", TALK_CHOICES, "off"),
+        ),
+    ),
+}
+
+
+def game_info(game: str) -> GameInfo:
+    """The ``GameInfo`` of ``game``, or ``ValueError`` naming the known games."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; choose from {sorted(GAMES)}")
+    return GAMES[game]
+
+
+def check_config(game: str, config: dict, offered_values_only: bool = True) -> dict:
+    """``config`` with every option of ``game`` filled in; ``ValueError`` for an unknown option or value.
+
+    Only the listed options are accepted: the table does not let a browser set an env's observation
+    type, render mode or illegal-move handling. ``offered_values_only=False`` (replaying a record)
+    accepts any value of a listed option and leaves its validation to the env."""
+    info = game_info(game)
+    if not isinstance(config, dict):
+        raise ValueError("config must be an object of rule options")
+    known = {option.name: option for option in info.options}
+    unknown = sorted(set(config) - set(known))
+    if unknown:
+        raise ValueError(f"{game}: unknown option(s) {unknown}; options are {sorted(known) or 'none'}")
+    checked = {}
+    for name, option in known.items():
+        value = config.get(name, option.default)
+        if type(value) is not type(option.default) or (offered_values_only and value not in option.choices):
+            raise ValueError(f"{game}: option {name}={value!r} is not one of {list(option.choices)}")
+        checked[name] = value
+    return checked
+
+
+def deck_cards(game: str, config: dict) -> tuple[str, ...]:
+    """Every card name of the pack ``game`` is played with under ``config``, in the pack's order."""
+    from trick_core.cards import FRENCH_32, GERMAN_32, KNUFFELN_48, KNUFFELN_48_FIVES
+
+    if game == "knuffeln":
+        deck = KNUFFELN_48_FIVES if config.get("variant") == "bernhard1924" else KNUFFELN_48
+    else:
+        deck = GERMAN_32 if game_info(game).deck == "german" else FRENCH_32
+    return tuple(deck.name_of(card) for card in range(deck.num_cards))
+
+
+def make_env(game: str, config: dict):
+    """A fresh env of ``game`` with the given rule options (no render mode, default observations)."""
+    game_info(game)
+    return importlib.import_module(ENV_MODULES[game]).env(**config)
+
+
+def env_module(game: str):
+    """The env module of ``game`` (for module-level tables such as Knüffeln's ``PHRASES``)."""
+    game_info(game)
+    return importlib.import_module(ENV_MODULES[game])
+
+
+# ---------------------------------------------------------------------------------------------- names
+
+SUIT_NAMES = {
+    "german": {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"},
+    "french": {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"},
+}
+
+CONTRACT_NAMES = {
+    "rufer": "Rufer (call an ace)",
+    "wenz": "Wenz",
+    "solo": "Solo",
+    "wenz_tout": "Wenz Tout",
+    "solo_tout": "Solo Tout",
+    "sie": "Sie",
+    "simple": "Simple game",
+    "heart_solo": "Heart Solo",
+    "solo_du": "Solo Du",
+    "heart_solo_du": "Heart Solo Du",
+    "ace_call": "Ace call",
+    "haenge_an": "Hänge an",
+    "darf_man": "Darf man?",
+}
+
+FIXED_ACTION_LABELS = {
+    "pass": "Pass",
+    "weg": "Weg (pass)",
+    "accept": "Accept",
+    "refuse": "Refuse",
+    "contra": "Contra",
+    "re": "Re",
+    "no_double": "No double",
+    "schenken": "Schenken (give up)",
+    "no_schenken": "Play on",
+    "take_ole": "Take the Ole",
+    "decline": "Decline",
+    "stop": "Stop: take the Jann",
+    "flee": "Flee",
+    "play_alone": "Play alone",
+    "sit_out": "Sit out",
+    "silent": "Stay silent",
+}
+
+KNUFFELN_ACCEPT_LABEL = "Accept (see the card)"
+
+
+def card_suit(card: str) -> str:
+    return card[0]
+
+
+def card_rank(card: str) -> str:
+    return card[1:]
+
+
+def suit_name(deck: str, suit: str) -> str:
+    return SUIT_NAMES[deck].get(suit, suit)
+
+
+def card_label(deck: str, card: str) -> str:
+    """``"EO"`` -> ``"Eichel Ober"``; ``"C10"`` -> ``"10 of clubs"`` (for titles and screen readers)."""
+    rank, suit = card_rank(card), card_suit(card)
+    if deck == "german":
+        rank_names = {"A": "Sau", "K": "König", "O": "Ober", "U": "Unter"}
+        return f"{suit_name(deck, suit)} {rank_names.get(rank, rank)}"
+    rank_names = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+    return f"{rank_names.get(rank, rank)} of {suit_name(deck, suit)}"

@@ -1,0 +1,141 @@
+"""The replay viewer's records: parse a file of game records and show any step of one.
+
+Accepted text: one ``game_record()`` as JSON, a JSON list of them, or JSON lines (what
+``python -m agents.arena --records PATH`` writes: one record a line, with an extra ``"arena"`` key).
+A frame is the table after the first ``step`` actions of a record, replayed on a fresh env and shown
+with every hand visible (``viewer=None``) or as one seat saw it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+
+from .catalog import GAMES, check_config, make_env
+from .session import PlayError
+from .views import table_view
+
+MAX_RECORDS = 100_000
+MATCH_OPTION = "match"
+"""Knüffeln's ladder-scored match mode: a record option the table itself does not offer, but replays."""
+
+
+def parse_records(text: str) -> list[dict]:
+    """The records in ``text`` (JSON, JSON list or JSON lines); ``PlayError`` 400 saying what is wrong."""
+    text = text.strip()
+    if not text:
+        raise PlayError(400, "the file is empty")
+    try:
+        loaded = json.loads(text)
+        records = loaded if isinstance(loaded, list) else [loaded]
+    except json.JSONDecodeError:
+        records = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise PlayError(400, f"line {number} is not JSON: {err.msg}") from None
+    if len(records) > MAX_RECORDS:
+        raise PlayError(400, f"{len(records)} records; at most {MAX_RECORDS} can be opened at once")
+    for index, record in enumerate(records):
+        check_record_shape(record, index)
+    return records
+
+
+def check_record_shape(record, index: int) -> None:
+    """A record names a known game, a deal and a list of ``[agent, action]`` pairs."""
+    where = f"record {index}"
+    if not isinstance(record, dict):
+        raise PlayError(400, f"{where} is not an object (a game record has 'game', 'config', 'deal', 'actions')")
+    if record.get("game") not in GAMES:
+        raise PlayError(400, f"{where}: unknown game {record.get('game')!r}; games are {sorted(GAMES)}")
+    for key, kind in (("deal", dict), ("actions", list)):
+        if not isinstance(record.get(key), kind):
+            raise PlayError(400, f"{where}: '{key}' must be a {kind.__name__}")
+    if not isinstance(record.get("config", {}), dict):
+        raise PlayError(400, f"{where}: 'config' must be an object")
+    for number, pair in enumerate(record["actions"]):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            raise PlayError(400, f"{where}: action {number} must be [agent, action string], got {pair!r}")
+
+
+def record_summary(record: dict, index: int) -> dict:
+    arena = record.get("arena") or {}
+    return {
+        "index": index,
+        "game": record["game"],
+        "config": record.get("config", {}),
+        "actions": len(record["actions"]),
+        "result": record.get("result"),
+        "seating": arena.get("seating") or (record.get("table") or {}).get("bots"),
+        "deal_index": arena.get("deal_index"),
+    }
+
+
+def replay_env(record: dict, steps: int, index: int = 0):
+    """A fresh env after the first ``steps`` actions of ``record``; ``PlayError`` 400 naming a bad one."""
+    config = dict(record.get("config", {}))
+    match = config.pop(MATCH_OPTION, False)
+    try:
+        config = check_config(record["game"], config, offered_values_only=False)
+        if match:
+            config[MATCH_OPTION] = match
+        env = make_env(record["game"], config)
+        env.reset(options={"record": record})
+    except ValueError as err:
+        raise PlayError(400, f"record {index}: {err}") from None
+    for number, (agent, action) in enumerate(record["actions"][:steps]):
+        where = f"record {index}, action {number} ({agent} {action!r})"
+        if agent != env.agent_selection or env.unwrapped.state()["current_player"] is None:
+            raise PlayError(400, f"{where}: it is not {agent}'s turn")
+        legal = env.unwrapped.legal_action_strings()
+        if action not in legal:
+            raise PlayError(400, f"{where}: not a legal move; legal then: {', '.join(legal)}")
+        env.step(env.unwrapped.string_to_action(action))
+    return env
+
+
+@dataclass
+class ReplaySet:
+    name: str
+    records: list[dict]
+    replay_id: str = field(default_factory=lambda: secrets.token_hex(9))
+
+
+class ReplayStore:
+    """Opened record files (uploaded, or named on the command line), the oldest dropped beyond ``limit``."""
+
+    def __init__(self, limit: int = 32) -> None:
+        self.limit = limit
+        self.sets: dict[str, ReplaySet] = {}
+
+    def add(self, name: str, records: list[dict]) -> ReplaySet:
+        replay_set = ReplaySet(name, records)
+        self.sets[replay_set.replay_id] = replay_set
+        while len(self.sets) > self.limit:
+            self.sets.pop(next(iter(self.sets)))
+        return replay_set
+
+    def get(self, replay_id: str) -> ReplaySet:
+        replay_set = self.sets.get(replay_id)
+        if replay_set is None:
+            raise PlayError(404, f"unknown replay {replay_id!r}: open the file again")
+        return replay_set
+
+    def frame(self, replay_id: str, index: int, step: int, viewer: str | None) -> dict:
+        records = self.get(replay_id).records
+        if not 0 <= index < len(records):
+            raise PlayError(404, f"no record {index}; this file has records 0..{len(records) - 1}")
+        record = records[index]
+        total = len(record["actions"])
+        if not 0 <= step <= total:
+            raise PlayError(400, f"step {step} is outside 0..{total}")
+        env = replay_env(record, step, index)
+        if viewer is not None and viewer not in env.possible_agents:
+            raise PlayError(400, f"unknown seat {viewer!r}; seats are {env.possible_agents}")
+        view = table_view(env, viewer)
+        view.update({"step": step, "steps": total, "record": record_summary(record, index)})
+        return view

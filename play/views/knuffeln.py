@@ -1,0 +1,256 @@
+"""The view of a Knüffeln table.
+
+What a seat may not see (``knuffeln_env.knuffeln_v0`` docstring, "Observation" and "Pins"):
+
+- the other hands, except the cards a seat took by a public exchange (ten or Ole) and still holds;
+- the face-down stock, except the cards shown to all (bottom Oles; 1924/1938 the three bottom cards)
+  and, for the dealer, the cards it looked at (five players: the whole stock);
+- a card led face down (``turn:C``) until the next opponent accepts it; after a flight it stays hidden;
+- a card half-shown in talk (``show:C``) unless the viewer is the shower or on the shower's team.
+
+The stock knowledge and the Ole on offer are not in ``state()``, so they are read from the viewer's own
+observation (the blocks ``STOCK_BLOCKS`` names, documented in the env's observation table): what the env
+itself tells that seat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..catalog import FIXED_ACTION_LABELS, KNUFFELN_ACCEPT_LABEL, env_module
+from .common import (
+    HIDDEN_CARD,
+    ViewContext,
+    add_role,
+    agent_of,
+    base_view,
+    completed_tricks,
+    current_trick,
+    legal_entries,
+    log_entries,
+    seat_entries,
+    settlement_by_agent,
+)
+
+PHASES = {
+    "dealer_choice": "The dealer's choice",
+    "ten_exchange": "Ten exchange",
+    "ole_exchange": "Ole exchange",
+    "talk": "Talk",
+    "play": "Play",
+    "turn_answer": "A card led face down: accept or flee?",
+    "over": "Hand over",
+}
+TEAM_NAMES = ("Team A", "Team B")
+RESULT_TEXT = {
+    "plain": "won five tricks: a plain game",
+    "jann": "won the first five tricks and stopped: a Jann",
+    "march": "took every trick: a Durchmarsch",
+    "failed_march": "won because the other team's Durchmarsch failed",
+    "fled": "won because the other team fled from a face-down lead",
+}
+CARDS_IN_PACK = 48
+
+
+def observation_blocks(players: int) -> dict[str, tuple[int, int]]:
+    """``(offset, size)`` of the leading blocks of a Knüffeln observation, as the env docstring's table
+    lists them (``n`` = players, ``c`` = 48 cards); only the card blocks the view reads are named."""
+    n, c = players, CARDS_IN_PACK
+    sizes = [
+        ("dealer", n), ("team", n), ("active", n), ("phase", 7), ("to_act", n), ("first_suit", 4),
+        ("second_suit", 4), ("hand", c), ("turned", c), ("face_up", c), ("stock_shown_to_all", c),
+        ("stock_known", c), ("out_of_play", c), ("received", n * c), ("given", n * c), ("dealer_choice", 3),
+        ("ole_on_offer", c),
+    ]
+    blocks, offset = {}, 0
+    for name, size in sizes:
+        blocks[name] = (offset, size)
+        offset += size
+    return blocks
+
+
+STOCK_BLOCKS = ("stock_shown_to_all", "stock_known")
+
+
+def observed_cards(ctx: ViewContext, block: str) -> list[str]:
+    """The cards set in one 48-card block of the viewer's own observation."""
+    offset, size = observation_blocks(ctx.env.num_seats)[block]
+    observation = ctx.env.observe(ctx.viewer)["observation"]
+    indices = np.flatnonzero(observation[offset:offset + size])
+    return [ctx.card_names[int(i)] for i in indices]
+
+
+def knuffeln_view(ctx: ViewContext) -> dict:
+    st = ctx.state
+    view = base_view(ctx, PHASES)
+    dealer = view["dealer"]
+    turner = st["trick"][0][0] if st["trick_face_down"] and st["trick"] else None
+    roles: dict[str, list[str]] = {}
+    add_role(roles, dealer, "dealer")
+    inactive = set()
+    if st["dealer_choice"] == "sit_out":
+        add_role(roles, dealer, "sits out")
+        inactive.add(dealer)
+    elif st["dealer_choice"] == "play_alone":
+        add_role(roles, dealer, "plays alone")
+    add_role(roles, turner, "led face down")
+    teams = {agent: (TEAM_NAMES[team] if team is not None else None) for agent, team in st["teams"].items()}
+    talk = [
+        {"agent": agent, "text": knuffeln_label(ctx, shown), "card": shown[5:] if shown.startswith("show:") else None}
+        for agent, shown in ((a, public_talk(ctx, a, u)) for a, u in st["talk"])
+    ]
+    said = {entry["agent"]: entry["text"] for entry in talk}
+    view["seats"] = seat_entries(ctx, roles, said=said, teams=teams, inactive=inactive)
+    for seat in view["seats"]:
+        seat["points"] = None
+    view["talk"] = talk
+    view["piles"] = knuffeln_piles(ctx)
+    view["facts"] = knuffeln_facts(ctx)
+    describe = lambda action: knuffeln_label(ctx, action)  # noqa: E731
+    view["legal"] = legal_entries(ctx, describe)
+    view["log"] = log_entries(ctx, lambda i, agent, action: public_action(ctx, i, agent, action), describe)
+    view["tricks"] = [dict(entry, face_down_accepted=trick["face_down_accepted"])
+                      for entry, trick in zip(completed_tricks(st), st["tricks"], strict=True)]
+    view["last_trick"] = view["tricks"][-1] if view["tricks"] else None
+    view["trick"] = current_trick(st, face_down_first=turner is not None and not ctx.is_viewer(turner))
+    view["prompt"] = knuffeln_prompt(view)
+    if st["result"] is not None:
+        view["result"] = knuffeln_settlement(ctx)
+    return view
+
+
+# ---------------------------------------------------------------------------------------------- hiding
+
+
+def public_action(ctx: ViewContext, index: int, agent: str, action: str) -> str:
+    """``turn:C`` as ``turn`` until accepted (for all but the turner); ``show:C`` as ``show`` outside the
+    shower's team."""
+    if action.startswith("turn:") and not ctx.is_viewer(agent) and not turn_accepted(ctx.state["history"], index):
+        return "turn"
+    if action.startswith("show:"):
+        return public_talk(ctx, agent, action)
+    return action
+
+
+def public_talk(ctx: ViewContext, agent: str, utterance: str) -> str:
+    if utterance.startswith("show:") and not sees_shown_card(ctx, agent):
+        return "show"
+    return utterance
+
+
+def sees_shown_card(ctx: ViewContext, shower: str) -> bool:
+    """A half-shown card reaches the shower's teammates (and the shower); a sitting-out dealer has none."""
+    if ctx.is_viewer(shower):
+        return True
+    teams = ctx.state["teams"]
+    return teams.get(ctx.viewer) is not None and teams.get(ctx.viewer) == teams.get(shower)
+
+
+def turn_accepted(history: list, index: int) -> bool:
+    """Whether the face-down lead at ``history[index]`` was answered with ``accept``."""
+    for _agent, action in history[index + 1:]:
+        if action in ("accept", "flee"):
+            return action == "accept"
+    return False
+
+
+# ---------------------------------------------------------------------------------------------- table
+
+
+def knuffeln_piles(ctx: ViewContext) -> list[dict]:
+    st = ctx.state
+    piles = [
+        {"label": "Turned to choose the suits", "cards": list(st["turned"])},
+        {"label": "Face up beside the stock", "cards": list(st["face_up"])},
+    ]
+    stock = list(st["stock"])
+    if ctx.sees_all:
+        shown = stock
+    else:
+        known = set()
+        for block in STOCK_BLOCKS:
+            known.update(observed_cards(ctx, block))
+        visible = [card for card in stock if card in known]
+        shown = visible + [HIDDEN_CARD] * (len(stock) - len(visible))
+    if stock:
+        piles.append({"label": f"Stock ({len(stock)} cards)", "cards": shown})
+    if st["out_of_play"]:
+        piles.append({"label": "Out of play (given for Oles)", "cards": list(st["out_of_play"])})
+    return piles
+
+
+def knuffeln_facts(ctx: ViewContext) -> list[list[str]]:
+    st = ctx.state
+    first, second = st["chosen_suits"]
+    facts = [["Chosen suits", f"{ctx.suit(first)} (first), {ctx.suit(second)}"]]
+    if st["dealer_choice"] is not None:
+        facts.append(["Dealer", f"{agent_of(st['dealer'], ctx.agents)} "
+                      f"{'plays alone' if st['dealer_choice'] == 'play_alone' else 'sits out'}"])
+    for exchange in st["exchanges"]:
+        what = "ten exchange" if exchange["kind"] == "ten" else "Ole exchange"
+        facts.append(["Exchange", f"{exchange['agent']} gave {exchange['gave']} for {exchange['took']} ({what})"])
+    if st["phase"] == "ole_exchange" and not ctx.sees_all:
+        for card in observed_cards(ctx, "ole_on_offer"):
+            facts.append(["Ole on offer", card])
+    won, needed = st["tricks_won"], st["tricks_needed"]
+    facts.append(["Tricks", f"{TEAM_NAMES[0]} {won[0]} of {needed[0]}, {TEAM_NAMES[1]} {won[1]} of {needed[1]}"])
+    facts.append(["Stake", f"{st['stake']} (accepted turns: {st['accepted_turns']})"])
+    if st["jann_pending"]:
+        facts.append(["Jann", "the leader may stop and take the Jann, or lead on for a Durchmarsch"])
+    if st["committed_team"] is not None:
+        facts.append(["Durchmarsch", f"{TEAM_NAMES[st['committed_team']]} must take every trick"])
+    return facts
+
+
+def knuffeln_label(ctx: ViewContext, action: str) -> str:
+    head, _, tail = action.partition(":")
+    if head == "say":
+        return f"“{env_module('knuffeln').PHRASES[int(tail) - 1]}”"
+    if head == "token":
+        return f"Token {tail}"
+    if head == "turn":
+        return f"Lead face down: {tail}" if tail else "Lead face down: a card"
+    if head == "show":
+        return f"Half-show: {tail}" if tail else "Half-show: a card (to the partner)"
+    if head == "exchange":
+        return f"Take {tail} for your ten"
+    if action == "accept":
+        return KNUFFELN_ACCEPT_LABEL
+    if action in FIXED_ACTION_LABELS:
+        return FIXED_ACTION_LABELS[action]
+    if ctx.is_card(action):
+        return ctx.card(action)
+    return action
+
+
+def knuffeln_prompt(view: dict) -> str | None:
+    if not view["legal"]:
+        return None
+    verbs = {entry["verb"] for entry in view["legal"]}
+    if view["phase"] == "talk":
+        return "Talk to your partner before you lead or play (or stay silent)"
+    if "turn" in verbs:
+        return "Lead a card: face up, or face down (drehen) to raise the stake"
+    return {
+        "dealer_choice": "Play alone against the four, or sit out?",
+        "ten_exchange": "Exchange a chosen ten for a turned card?",
+        "ole_exchange": "Take the Ole on offer for your Queen (or King)?",
+        "turn_answer": "Accept the face-down card (the stake rises) or flee (the hand ends)?",
+        "play": "Play a card (any card is legal)",
+    }.get(view["phase"], "Your move")
+
+
+def knuffeln_settlement(ctx: ViewContext) -> dict:
+    st = ctx.state
+    result = st["result"]
+    settlement = settlement_by_agent(ctx, result["settlement"])
+    team = result["winning_team"]
+    members = [agent for agent, t in st["teams"].items() if t == team]
+    lines = [f"{TEAM_NAMES[team]} ({', '.join(members)}) {RESULT_TEXT[result['kind']]}.",
+             f"Tricks: {TEAM_NAMES[0]} {st['tricks_won'][0]}, {TEAM_NAMES[1]} {st['tricks_won'][1]}."]
+    turns = st["accepted_turns"]
+    lines.append(f"Each loser pays each winner {result['units']} unit{'s' if result['units'] != 1 else ''}"
+                 f" ({turns} accepted turn{'s' if turns != 1 else ''} included).")
+    if ctx.env.num_seats == 5 and st["dealer_choice"] == "play_alone":
+        lines.append("Five players, the dealer alone: payments go between the dealer and each of the four.")
+    return {"settlement": settlement, "value": result["units"], "declarer_won": None, "lines": lines}

@@ -1,0 +1,436 @@
+"""Views of the three Schafkopf games: Bavarian, Palatinate (with the skat) and Asserufen.
+
+What a seat may not see (each env's module docstring, "Observation"):
+
+- Bavarian: the other hands; who holds the called ace until it is public (the holder knows it).
+- Palatinate: the other hands; the skat (only a simple-game declarer, who takes it up, ever sees it; a
+  solo's skat is shown to nobody, not even at the end); the cards a simple-game declarer lays away
+  (``discard:C`` is shown to the declarer only).
+- Asserufen: the other hands; the partner until the partnership is public (the partner knows it).
+
+Everything else (bids, calls, trump, doubles, schenken, every card played) is public. The declarer
+side's card points and the Laufende / hoch count would tell who holds what, so they appear only in the
+settlement, once the hand is over.
+"""
+
+from __future__ import annotations
+
+from ..catalog import CONTRACT_NAMES, FIXED_ACTION_LABELS
+from .common import (
+    HIDDEN_CARD,
+    ViewContext,
+    add_role,
+    base_view,
+    completed_tricks,
+    current_trick,
+    describe_common,
+    legal_entries,
+    log_entries,
+    seat_entries,
+    settlement_by_agent,
+    signed,
+)
+
+# ---------------------------------------------------------------------------------------------- Bavarian
+
+BAVARIAN_PHASES = {
+    "bidding": "Bidding",
+    "calling": "Calling the ace",
+    "choosing_trump": "Naming trump",
+    "playing": "Play",
+    "over": "Hand over",
+}
+BAVARIAN_BASE_VALUE = {"rufer": 1, "wenz": 5, "solo": 5}
+TOUTS = ("wenz_tout", "solo_tout")
+
+
+def bavarian_view(ctx: ViewContext) -> dict:
+    st = ctx.state
+    view = base_view(ctx, BAVARIAN_PHASES)
+    partner = st["partner"] if ctx.sees_all or st["partner_known"] or ctx.is_viewer(st["partner"]) else None
+    roles: dict[str, list[str]] = {}
+    add_role(roles, view["dealer"], "dealer")
+    add_role(roles, st["declarer"] if st["contract"] else None, "declarer")
+    add_role(roles, partner, "partner")
+    said = {agent: bid_label(bid) for agent, bid in st["bids"].items()}
+    view["seats"] = seat_entries(ctx, roles, said=said)
+    view["facts"] = bavarian_facts(ctx, partner)
+    describe = lambda action: bavarian_label(ctx, action)  # noqa: E731
+    view["legal"] = legal_entries(ctx, describe)
+    view["log"] = log_entries(ctx, lambda _i, _agent, action: action, describe)
+    add_tricks(view, st)
+    view["prompt"] = prompt_for(view, {
+        "bidding": "Your bid", "calling": "Call an ace", "choosing_trump": "Name the trump suit",
+        "playing": "Play a card",
+    })
+    if st["result"] is not None:
+        view["result"] = bavarian_settlement(ctx)
+    return view
+
+
+def bavarian_label(ctx: ViewContext, action: str) -> str:
+    head, _, tail = action.partition(":")
+    if head == "call":
+        return f"Call the {ctx.suit(tail)} Sau"
+    if head == "trump" and tail:
+        return f"Trump: {ctx.suit(tail)}"
+    return describe_common(ctx, action) or action
+
+
+def bavarian_facts(ctx: ViewContext, partner: str | None) -> list[list[str]]:
+    st = ctx.state
+    contract = st["contract"]
+    if contract is None:
+        return []
+    facts = [["Contract", CONTRACT_NAMES[contract]], ["Declarer", st["declarer"]]]
+    trump = st["trump"]
+    if contract in ("wenz", "wenz_tout"):
+        facts.append(["Trumps", "the four Unters only"])
+    elif trump is not None:
+        facts.append(["Trumps", f"Obers, Unters and {ctx.suit(trump)}"])
+    if st["called_suit"] is not None:
+        facts.append(["Called", f"the {ctx.suit(st['called_suit'])} Sau"])
+        facts.append(["Partner", partner if partner is not None else "secret (the holder of the called ace)"])
+    return facts
+
+
+def bavarian_settlement(ctx: ViewContext) -> dict:
+    """The hand's result and how it was reached (``docs/rules/bavarian_schafkopf.md#5-scoring``)."""
+    st = ctx.state
+    settlement = settlement_by_agent(ctx, st["result"])
+    contract = st["contract"]
+    if contract is None:
+        return {"settlement": settlement, "value": 0, "declarer_won": None,
+                "lines": ["Everybody passed: the hand is thrown in and nobody pays."]}
+    declarer, laufende = st["declarer"], st["laufende"]
+    side = [declarer] + ([st["partner"]] if st["partner"] is not None else [])
+    side_text = " and ".join(side)
+    if contract == "sie":
+        won, value = True, 20 + 4 * laufende
+        lines = [f"{declarer} holds all Obers and Unters: a Sie wins at once.",
+                 f"Value: Sie 20 + {laufende} Laufende × 4 = {value} units."]
+    elif contract in TOUTS:
+        won = not st["tout_lost"] and st["declarer_side_tricks"] == 8
+        value = 10 + 2 * laufende
+        outcome = "took all eight tricks: won" if won else "lost a trick: lost"
+        lines = [f"{CONTRACT_NAMES[contract]}: {declarer} had to take every trick and {outcome}.",
+                 f"Value: Tout 10 + {laufende} Laufende × 2 = {value} units."]
+    else:
+        points, tricks = st["declarer_side_points"], st["declarer_side_tricks"]
+        won = points >= 61
+        parts = [(CONTRACT_NAMES[contract].split(" (")[0], BAVARIAN_BASE_VALUE[contract])]
+        if tricks in (0, 8):
+            parts.append(("Schwarz", 2))
+        elif points >= 91 or 120 - points >= 90:
+            parts.append(("Schneider", 1))
+        if laufende:
+            parts.append((f"{laufende} Laufende", laufende))
+        value = sum(units for _, units in parts)
+        verdict = "won (61 needed)" if won else "lost (61 needed)"
+        lines = [f"The declarer's side ({side_text}) took {points} card points in {tricks} tricks: {verdict}.",
+                 "Value: " + " + ".join(f"{name} {units}" for name, units in parts) + f" = {value} units."]
+    if st["called_suit"] is not None:
+        lines.append(f"Each winner receives {value}, each loser pays {value}.")
+    else:
+        lines.append(f"The declarer {'receives' if won else 'pays'} {3 * value} (3 × {value}); "
+                     f"each opponent {'pays' if won else 'receives'} {value}.")
+    return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines}
+
+
+# ---------------------------------------------------------------------------------------------- Palatinate
+
+PALATINATE_PHASES = {
+    "bid_one": "Bidding, round one",
+    "trump": "Naming trump",
+    "bid_two": "Bidding, round two",
+    "discard": "Laying away two cards",
+    "schenken": "Schenken?",
+    "schenken_answer": "Answering the schenken",
+    "contra_offer": "Contra?",
+    "doubling": "Doubling",
+    "play": "Play",
+    "over": "Hand over",
+}
+DU_CONTRACTS = ("solo_du", "heart_solo_du")
+
+
+def palatinate_view(ctx: ViewContext) -> dict:
+    st = ctx.state
+    view = base_view(ctx, PALATINATE_PHASES)
+    declarer = st["declarer"]
+    roles: dict[str, list[str]] = {}
+    sitting_out = set()
+    add_role(roles, view["dealer"], "dealer")
+    if st["config"].get("players") == 4:
+        sitting_out.add(view["dealer"])
+        add_role(roles, view["dealer"], "sits out")
+    add_role(roles, declarer if st["contract"] else None, "declarer")
+    said = {agent: bid_label(bid) for agent, bid in st["bids_round_one"].items()}
+    said.update({agent: bid_label(bid) for agent, bid in st["bids_round_two"].items()})
+    view["seats"] = seat_entries(ctx, roles, said=said, inactive=sitting_out)
+    view["facts"] = palatinate_facts(ctx)
+    view["piles"] = palatinate_piles(ctx)
+    describe = lambda action: palatinate_label(ctx, action)  # noqa: E731
+    view["legal"] = legal_entries(ctx, describe)
+    view["log"] = log_entries(ctx, lambda _i, agent, action: palatinate_public_action(ctx, agent, action), describe)
+    add_tricks(view, st)
+    view["prompt"] = prompt_for(view, {
+        "bid_one": "Your bid", "trump": "Name the trump suit", "bid_two": "Play a simple game, or pass?",
+        "discard": "Lay away a card (click it)", "schenken": "Give up (schenken) or play on?",
+        "schenken_answer": "The opponents give up: accept, or play on for schneider?",
+        "contra_offer": "Double (contra) before your first card?", "doubling": "Double again?",
+        "play": "Play a card",
+    })
+    if st["result"] is not None:
+        view["result"] = palatinate_settlement(ctx)
+    return view
+
+
+def palatinate_public_action(ctx: ViewContext, agent: str, action: str) -> str:
+    """A laid-away card is seen by the declarer who lays it away, no one else."""
+    if action.startswith("discard:") and not ctx.is_viewer(agent):
+        return "discard"
+    return action
+
+
+def palatinate_label(ctx: ViewContext, action: str) -> str:
+    if action == "discard":
+        return "Lays a card away"
+    if action.startswith("discard:"):
+        return f"Lay away {ctx.card(action[8:])}"
+    if action == "accept":
+        return "Accept: win now"
+    if action == "refuse":
+        return "Refuse: play on for schneider"
+    return describe_common(ctx, action) or action
+
+
+def simple_game_declarer(st: dict) -> str | None:
+    """The seat that took up the skat (a simple game), if any."""
+    return next((agent for agent, bid in st["bids_round_two"].items() if bid == "simple"), None)
+
+
+def palatinate_piles(ctx: ViewContext) -> list[dict]:
+    st = ctx.state
+    taker = simple_game_declarer(st)
+    if taker is None:
+        cards = list(st["skat"]) if ctx.sees_all else [HIDDEN_CARD] * len(st["skat"])
+        label = "Skat" if st["contract"] is None or ctx.sees_all else "Skat (stays hidden)"
+        return [{"label": label, "cards": cards}]
+    piles = []
+    if ctx.is_viewer(taker):
+        piles.append({"label": f"Skat taken up by {taker}", "cards": list(st["skat"])})
+    discards = list(st["discards"])
+    if discards:
+        shown = discards if ctx.is_viewer(taker) else [HIDDEN_CARD] * len(discards)
+        piles.append({"label": f"Laid away by {taker}", "cards": shown})
+    return piles
+
+
+def palatinate_facts(ctx: ViewContext) -> list[list[str]]:
+    st = ctx.state
+    facts = []
+    if st["contract"] is not None:
+        facts.append(["Contract", CONTRACT_NAMES[st["contract"]]])
+        facts.append(["Declarer", st["declarer"]])
+    if st["trump"] is not None:
+        facts.append(["Trumps", f"Queens, Jacks and {ctx.suit(st['trump'])}"])
+    if st["schenken"]:
+        offers = ", ".join(f"{a} {'gives up' if answer == 'schenken' else 'plays on'}"
+                           for a, answer in st["schenken"].items())
+        facts.append(["Schenken", offers])
+    if st["schenken_answer"] is not None:
+        facts.append(["Declarer's answer", "accepted" if st["schenken_answer"] == "accept" else "refused"])
+    add_doubling_facts(facts, st["doublers"])
+    return facts
+
+
+def palatinate_settlement(ctx: ViewContext) -> dict:
+    """The result from the env's settlement, explained without the skat's cards or points (module
+    docstring: the skat of a solo is never shown; its points decide only won/lost and schneider)."""
+    st = ctx.state
+    result = st["result"]
+    settlement = settlement_by_agent(ctx, result["settlement"])
+    if result["thrown_in"]:
+        return {"settlement": settlement, "value": 0, "declarer_won": None,
+                "lines": ["Nobody declared in either round: the hand is thrown in and nobody pays."]}
+    contract, declarer, won, value = st["contract"], st["declarer"], result["declarer_won"], result["value"]
+    tricks = st["tricks_won"]
+    declarer_tricks = tricks[declarer]
+    opponent_tricks = sum(count for agent, count in tricks.items() if agent != declarer)
+    parts = [("game", 1)]
+    if st["trump"] == "H":
+        parts.append(("hearts", 1))
+    if contract != "simple":
+        parts.append(("solo", 1))
+    if result["hoch"]:
+        parts.append(("hoch", result["hoch"]))
+    schwarz = palatinate_schwarz(st["schenken_answer"], contract, won, declarer_tricks, opponent_tricks)
+    if schwarz:
+        parts.append(("schwarz", 1))
+    du_factor = 2 if contract in DU_CONTRACTS else 1
+    multiplier = du_factor * 2 ** st["doublings"]
+    schneider = value // multiplier - sum(units for _, units in parts)
+    if schneider:
+        parts.insert(1, ("schneider", schneider))
+    skat_note = "the two cards laid away count" if contract == "simple" else "the hidden skat counts"
+    lines = [f"{declarer} played {CONTRACT_NAMES[contract]}: {'won' if won else 'lost'}.",
+             f"{declarer} took {st['points'][declarer]} card points in {declarer_tricks} tricks; "
+             f"{skat_note} for the declarer too (61 win)."]
+    if st["schenken_answer"] == "accept":
+        lines.append("The opponents gave up (schenken) and the declarer accepted: won without schneider.")
+    elif st["schenken_answer"] == "refuse":
+        lines.append("The declarer refused the schenken and had to make the opponents schneider.")
+    lines.append(value_formula(parts, du_factor == 2, st["doublings"], value))
+    others = [agent for agent in ctx.agents if agent != declarer]
+    lines.append(f"{declarer} {'receives' if won else 'pays'} {value} {'from' if won else 'to'} each of the "
+                 f"other {len(others)} players: {signed(settlement[declarer])} in all.")
+    return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
+            "parts": parts, "factor": multiplier}
+
+
+def palatinate_schwarz(schenken_answer: str | None, contract: str, won: bool, declarer_tricks: int,
+                       opponent_tricks: int) -> bool:
+    """Schwarz as the value table counts it (``palatinate_v0`` pins 6-8), from the public trick counts."""
+    if schenken_answer == "accept":
+        return False
+    if contract in DU_CONTRACTS:
+        return True
+    if schenken_answer == "refuse":
+        return declarer_tricks == 0 or opponent_tricks == 0
+    return (opponent_tricks if won else declarer_tricks) == 0
+
+
+# ---------------------------------------------------------------------------------------------- Asserufen
+
+ASSERUFEN_PHASES = {
+    "bidding": "Bidding",
+    "answer": "Answering Darf man",
+    "call": "Calling",
+    "trump": "Naming trump",
+    "contra_offer": "Contra?",
+    "doubling_round": "Doubling",
+    "play": "Play",
+    "over": "Hand over",
+}
+
+
+def asserufen_view(ctx: ViewContext) -> dict:
+    st = ctx.state
+    view = base_view(ctx, ASSERUFEN_PHASES)
+    partner = st["partner"] if ctx.sees_all or st["partner_known"] or ctx.is_viewer(st["partner"]) else None
+    roles: dict[str, list[str]] = {}
+    add_role(roles, view["dealer"], "dealer")
+    add_role(roles, st["declarer"] if st["contract"] else None, "declarer")
+    add_role(roles, partner, "partner")
+    said = {agent: bid_label(bid) for agent, bid in st["bids"].items() if bid is not None}
+    view["seats"] = seat_entries(ctx, roles, said=said)
+    view["facts"] = asserufen_facts(ctx, partner)
+    describe = lambda action: asserufen_label(ctx, action)  # noqa: E731
+    view["legal"] = legal_entries(ctx, describe)
+    view["log"] = log_entries(ctx, lambda _i, _agent, action: action, describe)
+    add_tricks(view, st)
+    view["prompt"] = prompt_for(view, {
+        "bidding": "Your bid", "answer": "Darf man? Let the bidder declare, or declare yourself",
+        "call": "Call a card to find your partner", "trump": "Name the trump suit",
+        "contra_offer": "Double (contra) before your first card?", "doubling_round": "Double again?",
+        "play": "Play a card",
+    })
+    if st["result"] is not None:
+        view["result"] = asserufen_settlement(ctx)
+    return view
+
+
+def asserufen_label(ctx: ViewContext, action: str) -> str:
+    head, _, tail = action.partition(":")
+    if head == "call":
+        card = tail if len(tail) > 1 else tail + "A"
+        return f"Call the {ctx.card(card)}"
+    if action == "accept":
+        return "Accept: the Darf man bidder declares"
+    if action == "refuse":
+        return "Refuse: declare yourself"
+    return describe_common(ctx, action) or action
+
+
+def asserufen_facts(ctx: ViewContext, partner: str | None) -> list[list[str]]:
+    st = ctx.state
+    facts = []
+    if st["contract"] is not None:
+        facts.append(["Contract", CONTRACT_NAMES[st["contract"]]])
+        facts.append(["Declarer", st["declarer"]])
+    if st["trump"] is not None:
+        facts.append(["Trumps", f"Queens, Jacks and {ctx.suit(st['trump'])}"])
+    if st["called_card"] is not None:
+        facts.append(["Called", ctx.card(st["called_card"])])
+        facts.append(["Partner", partner if partner is not None else "secret (the holder of the called card)"])
+    add_doubling_facts(facts, st["doublers"])
+    return facts
+
+
+def asserufen_settlement(ctx: ViewContext) -> dict:
+    st = ctx.state
+    settlement = settlement_by_agent(ctx, st["result"])
+    score = st["score"]
+    if score is None:
+        return {"settlement": settlement, "value": 0, "declarer_won": None,
+                "lines": ["All four said weg: the hand is thrown in and nobody pays."]}
+    declarer, contract, won, value = st["declarer"], st["contract"], bool(score["declarer_won"]), score["value"]
+    side = declarer if st["partner"] is None else f"{declarer} and {st['partner']}"
+    parts = [("game", score["game"])] + [
+        (name, score[name]) for name in ("hearts", "schneider", "schwarz") if score[name]
+    ]
+    if score["hoch"]:
+        parts.append(("hoch", score["hoch"]))
+    lines = [f"{CONTRACT_NAMES[contract]} of {declarer}: the declarer's side ({side}) took "
+             f"{score['declarer_side_points']} card points in {score['declarer_side_tricks']} tricks: "
+             f"{'won' if won else 'lost'}.",
+             value_formula(parts, score["du_factor"] > 1, score["doublings"], value)]
+    if contract == "ace_call":
+        lines.append(f"Declarer and partner each {'receive' if won else 'pay'} {value}; "
+                     f"each opponent {'pays' if won else 'receives'} {value}.")
+    else:
+        lines.append(f"The declarer {'receives' if won else 'pays'} {3 * value} (3 × {value}); "
+                     f"each opponent {'pays' if won else 'receives'} {value}.")
+    return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
+            "parts": parts, "factor": score["du_factor"] * 2 ** score["doublings"]}
+
+
+# ---------------------------------------------------------------------------------------------- shared
+
+
+def bid_label(bid: str) -> str:
+    return FIXED_ACTION_LABELS.get(bid) or CONTRACT_NAMES.get(bid, bid)
+
+
+def add_tricks(view: dict, st: dict) -> None:
+    view["tricks"] = completed_tricks(st)
+    view["last_trick"] = view["tricks"][-1] if view["tricks"] else None
+    view["trick"] = current_trick(st)
+
+
+def value_formula(parts: list[tuple[str, int]], du: bool, doublings: int, value: int) -> str:
+    """``"Value: game 1 + hearts 1 + hoch 3 = 5, × 2 (Du), × 4 (2 doublings) = 40."``: the Palatinate
+    value table (the same for Asserufen)."""
+    formula = " + ".join(f"{name} {units}" for name, units in parts) + f" = {sum(units for _, units in parts)}"
+    if du:
+        formula += ", × 2 (Du)"
+    if doublings:
+        formula += f", × {2 ** doublings} ({doublings} doubling{'s' if doublings > 1 else ''})"
+    if du or doublings:
+        formula += f" = {value}"
+    return f"Value: {formula}."
+
+
+def add_doubling_facts(facts: list[list[str]], doublers: list[str]) -> None:
+    if doublers:
+        calls = ["Contra"] + ["Re"] * (len(doublers) - 1)
+        said = (f"{call} by {agent}" for call, agent in zip(calls, doublers, strict=True))
+        facts.append(["Doubled", ", ".join(said)])
+
+
+def prompt_for(view: dict, prompts: dict[str, str]) -> str | None:
+    """The line above the viewer's controls when it is the viewer's turn."""
+    if not view["legal"]:
+        return None
+    return prompts.get(view["phase"], "Your move")

@@ -1,0 +1,366 @@
+"""Bavarian Schafkopf in plain Python: ``docs/rules/bavarian_schafkopf.md`` read as code.
+
+This is the slow twin of the kernel (``schafkopf_env.bavarian.kernel``): cards are strings such as ``"EO"``,
+every rule is written out where the rules page states it, and nothing (tables, masks, layouts) is shared
+with the kernel, so that the tests comparing the two would catch a mistake in either. Actions are the
+strings fixed by the public API: ``"pass" "rufer" "wenz" "solo" "wenz_tout" "solo_tout" "sie"``,
+``"call:E"``, ``"trump:H"``, and a bare card (``"EO"``) to play it.
+
+    game = BavarianGame(hands=[[...8 cards...], ...], dealer=3)
+    while not game.is_over():
+        game.play(game.legal_actions()[0])
+    game.settlement()  # units per seat
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# ---------------------------------------------------------------- 1. Cards
+SUITS = ("E", "G", "H", "S")  # Eichel, Gras, Herz, Schellen
+RANKS = ("A", "10", "K", "O", "U", "9", "8", "7")
+PACK = tuple(suit + rank for suit in SUITS for rank in RANKS)
+CARD_POINTS = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2, "9": 0, "8": 0, "7": 0}
+HEARTS = "H"
+
+
+def suit_of(card: str) -> str:
+    return card[0]
+
+
+def rank_of(card: str) -> str:
+    return card[1:]
+
+
+def card_points(cards) -> int:
+    return sum(CARD_POINTS[rank_of(card)] for card in cards)
+
+
+# ---------------------------------------------------------------- 3. Contracts
+LADDER = ("rufer", "wenz", "solo", "wenz_tout", "solo_tout", "sie")
+"""The bidding ladder, lowest first."""
+WENZ_GAMES = ("wenz", "wenz_tout")
+SOLO_GAMES = ("solo", "solo_tout")
+TOUTS = ("wenz_tout", "solo_tout")
+CALLABLE_SUITS = ("E", "G", "S")
+
+
+def is_plain_card_of(card: str, suit: str) -> bool:
+    """A card of ``suit`` that is neither Ober nor Unter (what a call or a Solo suit requires)."""
+    return suit_of(card) == suit and rank_of(card) not in ("O", "U")
+
+
+def rufer_calls(hand) -> list[str]:
+    """Suits whose ace the hand may call: not holding that ace, holding a plain card of its suit."""
+    return [
+        suit for suit in CALLABLE_SUITS if suit + "A" not in hand and any(is_plain_card_of(card, suit) for card in hand)
+    ]
+
+
+def solo_suits(hand) -> list[str]:
+    """Suits the hand may name as trump in a Solo: it must hold a plain card of that suit."""
+    return [suit for suit in SUITS if any(is_plain_card_of(card, suit) for card in hand)]
+
+
+def holds_sie(hand) -> bool:
+    """A Sie needs all four Obers and all four Unters."""
+    return all(suit + rank in hand for suit in SUITS for rank in ("O", "U"))
+
+
+def may_bid(hand, contract: str) -> bool:
+    if contract == "rufer":
+        return bool(rufer_calls(hand))  # (pinned) no Rufer without a legal call
+    if contract in SOLO_GAMES:
+        return bool(solo_suits(hand))
+    if contract == "sie":
+        return holds_sie(hand)
+    return True
+
+
+# ---------------------------------------------------------------- 4. Trumps and tricks
+def trumps_high_to_low(contract: str, trump_suit: str | None) -> list[str]:
+    """Wenz: the Unters only. Otherwise all Obers, all Unters (each E > G > H > S), then the trump
+    suit A 10 K 9 8 7."""
+    if contract in WENZ_GAMES:
+        return [suit + "U" for suit in SUITS]
+    obers = [suit + "O" for suit in SUITS]
+    unters = [suit + "U" for suit in SUITS]
+    return obers + unters + [trump_suit + rank for rank in ("A", "10", "K", "9", "8", "7")]
+
+
+def plain_ranks_high_to_low(contract: str) -> list[str]:
+    """Plain suits rank A 10 K 9 8 7; in a Wenz the Obers return to their suits: A 10 K O 9 8 7."""
+    if contract in WENZ_GAMES:
+        return ["A", "10", "K", "O", "9", "8", "7"]
+    return ["A", "10", "K", "9", "8", "7"]
+
+
+@dataclass
+class Trumps:
+    """The trump order of a fixed contract; answers what suit a card belongs to and who wins."""
+
+    contract: str
+    trump_suit: str | None
+
+    def __post_init__(self) -> None:
+        self.order = trumps_high_to_low(self.contract, self.trump_suit)
+
+    def is_trump(self, card: str) -> bool:
+        return card in self.order
+
+    def effective_suit(self, card: str) -> str:
+        """``"trump"`` or the card's printed suit."""
+        return "trump" if self.is_trump(card) else suit_of(card)
+
+    def trick_winner(self, cards: list[str]) -> int:
+        """Position of the winning card in playing order: the highest trump, else the highest card
+        of the suit led."""
+        trumps = [card for card in cards if self.is_trump(card)]
+        if trumps:
+            best = min(trumps, key=self.order.index)
+        else:
+            led = suit_of(cards[0])
+            ranks = plain_ranks_high_to_low(self.contract)
+            best = min((card for card in cards if suit_of(card) == led), key=lambda c: ranks.index(rank_of(c)))
+        return cards.index(best)
+
+
+# ---------------------------------------------------------------- 5. Scoring
+def laufende(contract: str, trump_suit: str | None, side_cards) -> int:
+    """Counted Laufende: the consecutive top trumps held at the start by either side (counted from the
+    side's cards: held from the top, or missing from the top), if at least the contract's minimum."""
+    if contract == "sie":
+        return 8  # (pinned) exactly its eight Obers and Unters
+    order = trumps_high_to_low(contract, trump_suit)
+    side_has_top = order[0] in side_cards
+    count = 0
+    for card in order:
+        if (card in side_cards) != side_has_top:
+            break
+        count += 1
+    minimum = 2 if contract in WENZ_GAMES else 3
+    return count if count >= minimum else 0
+
+
+def score(contract: str, side_points: int, side_tricks: int, counted_laufende: int, tout_lost: bool):
+    """(declarer side wins, value in units) from the scoring table."""
+    if contract == "sie":
+        return True, 20 + 4 * counted_laufende
+    if contract in TOUTS:
+        return (not tout_lost and side_tricks == 8), 10 + 2 * counted_laufende
+    value = (1 if contract == "rufer" else 5) + counted_laufende
+    if side_tricks in (0, 8):
+        value += 2  # Schwarz: one side takes all eight tricks
+    elif side_points >= 91 or 120 - side_points >= 90:
+        value += 1  # Schneider
+    return side_points >= 61, value
+
+
+# ---------------------------------------------------------------- the game
+class BavarianGame:
+    """One hand from a deal: bidding, the call or trump, eight tricks, settlement."""
+
+    def __init__(self, hands, dealer: int) -> None:
+        if len(hands) != 4 or any(len(hand) != 8 for hand in hands):
+            raise ValueError("four hands of eight cards are needed")
+        if sorted(card for hand in hands for card in hand) != sorted(PACK):
+            raise ValueError("the hands must hold the 32 cards of the pack, each once")
+        self.dealer = dealer
+        self.forehand = (dealer + 1) % 4
+        self.dealt = [list(hand) for hand in hands]
+        self.hands = [list(hand) for hand in hands]
+        self.phase = "bidding"
+        self.to_act = self.forehand
+        self.bids: dict[int, str] = {}
+        self.contract: str | None = None
+        self.declarer: int | None = None
+        self.trump_suit: str | None = None
+        self.called_suit: str | None = None
+        self.partner: int | None = None
+        self.trumps: Trumps | None = None
+        self.trick: list[tuple[int, str]] = []  # (seat, card) in playing order
+        self.completed_tricks: list[dict] = []  # leader, cards, seats, winner
+        self.points = [0, 0, 0, 0]
+        self.tricks_won = [0, 0, 0, 0]
+        self.called_suit_trick_complete = False
+        self.tout_lost = False
+        self.history: list[tuple[int, str]] = []
+
+    # ------------------------------------------------------------ queries
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def highest_bid(self) -> str | None:
+        bids = [bid for bid in self.bids.values() if bid != "pass"]
+        return max(bids, key=LADDER.index) if bids else None
+
+    def legal_actions(self) -> list[str]:
+        seat = self.to_act
+        hand = self.hands[seat] if seat is not None else []
+        if self.phase == "bidding":
+            highest = self.highest_bid()
+            higher = LADDER[LADDER.index(highest) + 1 :] if highest else LADDER
+            return ["pass"] + [bid for bid in higher if may_bid(hand, bid)]
+        if self.phase == "calling":
+            return ["call:" + suit for suit in rufer_calls(hand)]
+        if self.phase == "choosing_trump":
+            return ["trump:" + suit for suit in solo_suits(hand)]
+        if self.phase == "playing":
+            return self.legal_cards(seat)
+        return []
+
+    def called_ace(self) -> str | None:
+        return self.called_suit + "A" if self.called_suit else None
+
+    def called_ace_rules_apply(self, seat: int) -> bool:
+        """The called-ace restrictions bind the ace's holder until the first trick led in the called
+        suit is complete."""
+        return (
+            self.contract == "rufer" and not self.called_suit_trick_complete and self.called_ace() in self.hands[seat]
+        )
+
+    def legal_cards(self, seat: int) -> list[str]:
+        hand = self.hands[seat]
+        ace = self.called_ace()
+        restricted = self.called_ace_rules_apply(seat)
+        if not self.trick:
+            if not restricted:
+                return list(hand)
+            called_cards = [card for card in hand if self.trumps.effective_suit(card) == self.called_suit]
+            if len(called_cards) >= 4:  # the ace and at least three others: may run away
+                return list(hand)
+            # leading the called suit means leading the ace
+            return [card for card in hand if self.trumps.effective_suit(card) != self.called_suit or card == ace]
+        led_suit = self.trumps.effective_suit(self.trick[0][1])
+        following = [card for card in hand if self.trumps.effective_suit(card) == led_suit]
+        allowed = following if following else list(hand)
+        if restricted:
+            if led_suit == self.called_suit:
+                return [ace]  # even when the trick is already trumped
+            if len(hand) > 1:
+                allowed = [card for card in allowed if card != ace]  # no discarding the called ace
+        return allowed
+
+    # ------------------------------------------------------------ actions
+    def play(self, action: str) -> None:
+        legal = self.legal_actions()
+        if action not in legal:
+            raise ValueError(f"illegal action {action!r} for seat {self.to_act}; legal: {legal}")
+        seat = self.to_act
+        self.history.append((seat, action))
+        if self.phase == "bidding":
+            self._bid(seat, action)
+        elif self.phase == "calling":
+            self.called_suit = action.split(":")[1]
+            self.trump_suit = HEARTS
+            self.partner = next(s for s in range(4) if self.called_ace() in self.dealt[s])
+            self._start_play()
+        elif self.phase == "choosing_trump":
+            self.trump_suit = action.split(":")[1]
+            self._start_play()
+        else:
+            self._play_card(seat, action)
+
+    def _bid(self, seat: int, bid: str) -> None:
+        self.bids[seat] = bid
+        if bid == "sie":  # wins at once; nobody may bid higher
+            self.contract, self.declarer = "sie", seat
+            self._finish()
+            return
+        if len(self.bids) < 4:
+            self.to_act = (seat + 1) % 4
+            return
+        highest = self.highest_bid()
+        if highest is None:  # four passes: thrown in
+            self._finish()
+            return
+        self.contract = highest
+        # earlier seats have priority, and later seats had to bid strictly higher, so the highest bid
+        # is unique
+        self.declarer = next(s for s, b in self.bids.items() if b == highest)
+        self.to_act = self.declarer
+        if highest == "rufer":
+            self.phase = "calling"
+        elif highest in SOLO_GAMES:
+            self.phase = "choosing_trump"
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.trumps = Trumps(self.contract, self.trump_suit)
+        self.phase = "playing"
+        self.to_act = self.forehand
+
+    def declarer_side(self) -> list[int]:
+        if self.contract == "rufer":
+            return [self.declarer, self.partner]
+        return [self.declarer]
+
+    def _play_card(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < 4:
+            self.to_act = (seat + 1) % 4
+            return
+        cards = [c for _, c in self.trick]
+        winner = self.trick[self.trumps.trick_winner(cards)][0]
+        self.completed_tricks.append(
+            {"leader": self.trick[0][0], "seats": [s for s, _ in self.trick], "cards": cards, "winner": winner}
+        )
+        self.points[winner] += card_points(cards)
+        self.tricks_won[winner] += 1
+        if self.contract == "rufer" and self.trumps.effective_suit(cards[0]) == self.called_suit:
+            self.called_suit_trick_complete = True
+        self.trick = []
+        if self.contract in TOUTS and winner != self.declarer:
+            self.tout_lost = True  # a Tout ends at once, lost
+            self._finish()
+        elif len(self.completed_tricks) == 8:
+            self._finish()
+        else:
+            self.to_act = winner
+
+    def _finish(self) -> None:
+        self.phase = "over"
+        self.to_act = None
+
+    # ------------------------------------------------------------ results
+    def laufende(self) -> int:
+        if self.contract is None:
+            return 0
+        side_cards = [card for seat in self.declarer_side() for card in self.dealt[seat]]
+        return laufende(self.contract, self.trump_suit, side_cards)
+
+    def declarer_side_points(self) -> int:
+        return sum(self.points[seat] for seat in self.declarer_side())
+
+    def declarer_side_tricks(self) -> int:
+        return sum(self.tricks_won[seat] for seat in self.declarer_side())
+
+    def settlement(self) -> list[int]:
+        """Units per seat (zero-sum): in a Rufer each winner gains the value and each loser loses it;
+        alone, the declarer gains or loses three times the value. Thrown in: all zero."""
+        if not self.is_over():
+            raise ValueError("the hand is not over")
+        if self.contract is None:
+            return [0, 0, 0, 0]
+        won, value = score(
+            self.contract, self.declarer_side_points(), self.declarer_side_tricks(), self.laufende(), self.tout_lost
+        )
+        side = self.declarer_side()
+        result = []
+        for seat in range(4):
+            if seat in side:
+                units = value if len(side) == 2 else 3 * value
+            else:
+                units = -value
+            result.append(units if won else -units)
+        return result
+
+
+def play_hand(hands, dealer: int, actions) -> BavarianGame:
+    """Play a whole hand from a deal and a list of action strings (each checked for legality)."""
+    game = BavarianGame(hands, dealer)
+    for action in actions:
+        game.play(action)
+    return game

@@ -1,0 +1,78 @@
+"""The rules of Bavarian Schafkopf by phase, joined: the legal actions of the seat to act and the effect
+of an action, as inline functions (the bodies live in ``bidding`` and ``play``).
+
+Legal actions are computed as the bits of one ``uint64`` (46 actions fit), so that a random playout draws
+an action with one popcount and one select (``random_step``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from trick_core.bits import ONE, ZERO, random_bit
+from trick_core.jit import inline_njit
+
+from .bidding import bid, call_ace, legal_bid_bits, legal_call_bits, legal_trump_bits, name_trump
+from .layout import S_HANDS, S_HISTORY_ACTIONS, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_PHASE, S_SEAT_TO_ACT
+from .play import legal_card_bits, play_card
+from .state import card_mask
+from .tables import (
+    BID_ACTION_BASE,
+    CALL_ACTION_BASE,
+    CALLABLE_SUITS,
+    CARD_ACTION_BASE,
+    NUM_ACTIONS,
+    PHASE_BIDDING,
+    PHASE_CALLING,
+    PHASE_PLAYING,
+    PHASE_TRUMP,
+    TRUMP_ACTION_BASE,
+)
+
+
+@inline_njit
+def legal_action_bits(state):
+    """Legal actions of the seat to act as bits of a ``uint64``; 0 once over."""
+    phase = state[S_PHASE]
+    seat = state[S_SEAT_TO_ACT]
+    if phase == PHASE_PLAYING:
+        return legal_card_bits(state, seat)  # card actions are the card indices
+    hand = card_mask(state, S_HANDS + seat)
+    if phase == PHASE_BIDDING:
+        return legal_bid_bits(state, hand)
+    if phase == PHASE_CALLING:
+        return legal_call_bits(hand) << np.uint64(CALL_ACTION_BASE)
+    if phase == PHASE_TRUMP:
+        return legal_trump_bits(hand) << np.uint64(TRUMP_ACTION_BASE)
+    return ZERO
+
+
+@inline_njit
+def bits_to_mask(bits, out):
+    for action in range(NUM_ACTIONS):
+        out[action] = (bits >> np.uint64(action)) & ONE
+
+
+@inline_njit
+def apply(state, action):
+    """Apply a legal action of the seat to act, recording it in the history."""
+    seat = state[S_SEAT_TO_ACT]
+    n = state[S_HISTORY_LENGTH]
+    state[S_HISTORY_SEATS + n] = seat
+    state[S_HISTORY_ACTIONS + n] = action
+    state[S_HISTORY_LENGTH] = n + 1
+    phase = state[S_PHASE]
+    if phase == PHASE_PLAYING:
+        play_card(state, seat, action - CARD_ACTION_BASE)
+    elif phase == PHASE_BIDDING:
+        bid(state, seat, action - BID_ACTION_BASE)
+    elif phase == PHASE_CALLING:
+        call_ace(state, CALLABLE_SUITS[action - CALL_ACTION_BASE])
+    elif phase == PHASE_TRUMP:
+        name_trump(state, action - TRUMP_ACTION_BASE)
+
+
+@inline_njit
+def random_step(state, rng):
+    """Apply a uniformly random legal action (drawn with ``uniform_below`` over the legal bits)."""
+    apply(state, random_bit(rng, legal_action_bits(state)))

@@ -1,0 +1,110 @@
+"""Starting and ending a hand of Bavarian Schafkopf: the deal, the cleared state, small readers.
+
+The hot path (one random hand is ~37 steps of a few dozen instructions each) is written as small
+``inline_njit`` helpers that numba inlines into the entry points of ``kernel`` (``trick_core.jit``
+explains why).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schafkopf_env.trumps import NUM_CARDS
+from trick_core.bits import bit, uniform_below
+from trick_core.jit import inline_njit
+
+from .layout import (
+    S_BIDS,
+    S_CALLED_SUIT,
+    S_CONTRACT,
+    S_DEALER,
+    S_DEALT_HANDS,
+    S_DECLARER,
+    S_HANDS,
+    S_HIGHEST_BID,
+    S_PARAMS,
+    S_PARTNER,
+    S_PHASE,
+    S_SEAT_TO_ACT,
+    S_TRICKS,
+    S_TRUMP_KIND,
+    SHUFFLE_SCRATCH,
+    TRICK_RECORD,
+)
+from .tables import HAND_SIZE, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE, PASS, PHASE_BIDDING, PHASE_OVER, ZERO
+
+
+@inline_njit
+def card_mask(state, offset):
+    """The card mask stored at ``state[offset]`` as ``uint64``."""
+    return np.uint64(state[offset])
+
+
+@inline_njit
+def forehand(state):
+    """The seat after the dealer: it bids first and leads the first trick."""
+    return (state[S_DEALER] + 1) % NUM_SEATS
+
+
+@inline_njit
+def end_hand(state):
+    state[S_PHASE] = PHASE_OVER
+    state[S_SEAT_TO_ACT] = -1
+
+
+@inline_njit
+def hands_of(cards, offset):
+    """The four hand masks of the 32 card indices at ``cards[offset:]``, seat 0's eight cards first."""
+    h0 = h1 = h2 = h3 = ZERO
+    for i in range(HAND_SIZE):
+        h0 |= bit(cards[offset + i])
+        h1 |= bit(cards[offset + HAND_SIZE + i])
+        h2 |= bit(cards[offset + 2 * HAND_SIZE + i])
+        h3 |= bit(cards[offset + 3 * HAND_SIZE + i])
+    return h0, h1, h2, h3
+
+
+@inline_njit
+def start_hand(state, params, dealer, h0, h1, h2, h3):
+    """Clear the whole state (so that it is a function of the deal and the actions alone) and start the
+    bidding with the four hands dealt."""
+    state[:] = 0
+    for i in range(PARAMS_SIZE):
+        state[S_PARAMS + i] = params[i]
+    state[S_DEALER] = dealer
+    state[S_PHASE] = PHASE_BIDDING
+    state[S_SEAT_TO_ACT] = (dealer + 1) % NUM_SEATS
+    state[S_HIGHEST_BID] = PASS
+    state[S_DECLARER] = -1
+    state[S_CONTRACT] = PASS
+    state[S_TRUMP_KIND] = -1
+    state[S_CALLED_SUIT] = -1
+    state[S_PARTNER] = -1
+    state[S_DEALT_HANDS] = state[S_HANDS] = np.int64(h0)
+    state[S_DEALT_HANDS + 1] = state[S_HANDS + 1] = np.int64(h1)
+    state[S_DEALT_HANDS + 2] = state[S_HANDS + 2] = np.int64(h2)
+    state[S_DEALT_HANDS + 3] = state[S_HANDS + 3] = np.int64(h3)
+    for seat in range(NUM_SEATS):
+        state[S_BIDS + seat] = -1
+    for i in range(NUM_TRICKS * TRICK_RECORD):
+        state[S_TRICKS + i] = -1
+
+
+@inline_njit
+def start_from_masks(state, params, dealer, hands):
+    start_hand(state, params, dealer, hands[0], hands[1], hands[2], hands[3])
+
+
+@inline_njit
+def deal_random_with(state, params, rng, dealer):
+    """Shuffle (Fisher-Yates), deal, start; ``dealer`` -1 draws the dealer too (after the shuffle)."""
+    pack = SHUFFLE_SCRATCH
+    for i in range(NUM_CARDS):
+        state[pack + i] = i
+    for i in range(NUM_CARDS - 1, 0, -1):
+        j = uniform_below(rng, i + 1)
+        state[pack + i], state[pack + j] = state[pack + j], state[pack + i]
+    if dealer < 0:
+        dealer = uniform_below(rng, NUM_SEATS)
+    h0, h1, h2, h3 = hands_of(state, pack)
+    start_hand(state, params, dealer, h0, h1, h2, h3)

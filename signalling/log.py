@@ -1,0 +1,341 @@
+"""Message logs: one row per utterance of Knüffeln table talk, with the truth label of ``signalling.lexicon``.
+
+A log is derived from game records (``env.unwrapped.game_record()``: the deal and every action), by
+replaying each record through the env, so it works alike for hands played in training, in the arena
+(``python -m agents.arena ... --records hands.jsonl``) or by hand, and needs no change to any of them::
+
+    python -m signalling.log --records hands.jsonl --out messages.jsonl
+
+From code: ``MessageLog`` collects rows (``add_record(record)`` after each hand, e.g. at the end of a
+training episode) and ``write(path)`` saves them as JSON lines; ``utterances(record)`` returns one hand's
+rows; ``arena_message_log(specs, config, hands)`` plays a duplicate round robin and logs all its hands.
+Every talk turn is an utterance, silence included (silence speaks too, section 7 of the rules).
+
+**A row** (JSON object):
+
+- ``game``, ``config``: ``"knuffeln"`` and the record's rule options (``talk`` says the vocabulary);
+- ``hand``: the hand id (given; else the arena's deal and seating, ``"d3:rules,random,rules,random"``; else
+  a count);
+- ``index``: position of the talk action in the record's action list;
+- ``trick``: trick number 1..9 of the utterance (it precedes the speaker's card in that trick);
+- ``position``: cards already in the trick when the speaker talks (0: it leads);
+- ``speaker``, ``team``, ``listeners``: the speaking seat, its team (0 or 1) and its active teammates, the
+  intended listeners (every seat hears the words; only teammates see a shown card);
+- ``agent``: the speaker's agent label (the arena's seating) or None;
+- ``message``: the action string, ``"silent"``, ``"say:k"``, ``"show:C"`` or ``"token:k"``; ``kind``:
+  ``silent``, ``phrase``, ``show`` or ``token``;
+- ``phrase``, ``gist``: the phrase number (a token's under ``token_meanings``) and its English gist;
+- ``truth``: ``"true"``, ``"false"`` or ``"uncheckable"`` (``signalling.lexicon``);
+- ``shown_class``: for ``show:C``, the class of C (``ole``, ``high_beater``, ...);
+- ``features``: the speaker's private features (``lexicon.FEATURE_NAMES``);
+- ``speaker_next``, ``speaker_next_class``: the speaker's next card action (a card, ``turn:C`` or
+  ``stop``) and its class (``lexicon.card_class``, prefixed ``turn_`` for a face-down lead);
+- ``listener_next``, ``listener_next_class``: the first listener's next decision after the message that
+  is not talk, and its class (``accept``, ``flee``, ``stop`` are classes of their own);
+- ``team_won_trick``: whether the speaker's team won that trick (None if the hand ended first);
+- ``team_units``: the speaker's settlement of the hand (units).
+
+``token_meanings`` (e.g. ``agents.rules.knuffeln.TOKEN_CODE`` inverted: token -> phrase) labels the truth
+of tokens under a given code; without it tokens are uncheckable (they have no preset meaning).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from knuffeln_env import knuffeln_v0
+
+from .lexicon import (
+    UNCHECKABLE,
+    card_class,
+    phrase_truth,
+    private_features,
+    speaker_situation,
+    state_from_situation,
+)
+
+TALK_PREFIXES = ("say:", "show:", "token:")
+
+
+def is_talk(action: str) -> bool:
+    return action == "silent" or action.startswith(TALK_PREFIXES)
+
+
+def message_kind(message: str) -> str:
+    if message == "silent":
+        return "silent"
+    if message.startswith("say:"):
+        return "phrase"
+    if message.startswith("show:"):
+        return "show"
+    if message.startswith("token:"):
+        return "token"
+    raise ValueError(f"{message!r} is not a talk action")
+
+
+@dataclass
+class _Pending:
+    """A talk turn seen during the replay, waiting for what happened next."""
+
+    index: int
+    speaker: str
+    message: str
+    team: int
+    listeners: list
+    trick: int
+    position: int
+    situation: object  # the speaker's decoded observation (lexicon.speaker_situation)
+
+
+def _check_record(record: dict) -> None:
+    if not isinstance(record, dict) or record.get("game") != "knuffeln":
+        raise ValueError("message logs are made from Knüffeln game records (record['game'] == 'knuffeln')")
+    config = record.get("config", {})
+    if config.get("talk", "off") == "off":
+        raise ValueError("this record was played with talk='off': it holds no utterance")
+    if config.get("match"):
+        raise ValueError("match records hold several hands; log the hands of a match one record at a time")
+
+
+def hand_id_of(record: dict, fallback: int) -> str:
+    arena = record.get("arena")
+    if isinstance(arena, dict) and "deal_index" in arena:
+        seating = ",".join(str(v) if v else "-" for v in arena.get("seating", {}).values())
+        return f"d{arena['deal_index']}:{seating}"
+    return str(fallback)
+
+
+def utterances(record: dict, hand: str | int | None = None, token_meanings: dict | None = None) -> list[dict]:
+    """The message-log rows of one Knüffeln hand (module docstring), in speaking order."""
+    _check_record(record)
+    config = record["config"]
+    env = knuffeln_v0.env(**config)
+    env.reset(options={"record": record})
+    base = env.unwrapped
+    actions = [(agent, action) for agent, action in record["actions"]]
+    seating = (record.get("arena") or {}).get("seating", {})
+    pending: list[_Pending] = []
+    leads: list[tuple[int, str, bool]] = []  # (index, agent, face down)
+    teams: dict | None = None
+    cards_played = 0  # cards led or played so far: a card opens a trick when this is a multiple of the players
+    for index, (agent, action) in enumerate(actions):
+        if env.agent_selection != agent:
+            raise ValueError(f"record expects {agent} to act at action {index}, but it is {env.agent_selection}'s turn")
+        playing = is_talk(action) or _is_card_action(action)
+        if playing and teams is None:  # the dealer's choice (five players) is made by now
+            teams = dict(base.state()["teams"])
+            active = sum(team is not None for team in teams.values())
+        if is_talk(action):
+            pending.append(_talk_turn(env, index, agent, action, teams, cards_played, active))
+        elif _is_card_action(action):
+            if cards_played % active == 0:
+                leads.append((index, agent, action.startswith("turn:")))
+            cards_played += 1
+        env.step(base.string_to_action(action))
+    final = base.state()
+    tricks = final["tricks"]
+    settlement = (final["result"] or {}).get("settlement") or [0.0] * len(base.possible_agents)
+    rows = []
+    for turn in pending:
+        rows.append(_row(turn, actions, leads, teams, tricks, settlement, base, record, hand, seating,
+                         token_meanings))
+    return rows
+
+
+def _is_card_action(action: str) -> bool:
+    """A card played or led face down (talk, exchanges and the other words are not)."""
+    if action.startswith("turn:"):
+        return True
+    return not (is_talk(action) or ":" in action or action in (
+        "take_ole", "decline", "stop", "accept", "flee", "play_alone", "sit_out"))
+
+
+def _talk_turn(env, index: int, agent: str, message: str, teams: dict, cards_played: int,
+               active: int) -> _Pending:
+    team = teams[agent]
+    listeners = [a for a in env.unwrapped.possible_agents if a != agent and teams[a] == team]
+    return _Pending(
+        index=index, speaker=agent, message=message, team=team, listeners=listeners,
+        trick=cards_played // active + 1, position=cards_played % active, situation=speaker_situation(env, agent),
+    )
+
+
+def _next_action_of(actions: list, after: int, agents: list[str]) -> tuple[int, str] | tuple[None, None]:
+    """The first action after index ``after`` by one of ``agents`` that is not talk."""
+    for index in range(after + 1, len(actions)):
+        agent, action = actions[index]
+        if agent in agents and not is_talk(action):
+            return index, action
+    return None, None
+
+
+def _team_answer_after(actions: list, after: int, team: int, teams: dict) -> bool | None:
+    for agent, action in actions[after + 1:]:
+        if action in ("accept", "flee") and teams[agent] == team:
+            return action == "flee"
+    return None
+
+
+def _next_lead_face_down(leads: list, after: int, agent: str) -> bool:
+    for index, leader, face_down in leads:
+        if index > after and leader == agent:
+            return face_down
+    return False
+
+
+def _action_class(action: str | None, base, chosen: int) -> str | None:
+    if action is None:
+        return None
+    if action in ("stop", "accept", "flee", "decline", "take_ole"):
+        return action
+    name = action[5:] if action.startswith("turn:") else action
+    card = base.string_to_action(name)
+    prefix = "turn_" if action.startswith("turn:") else ""
+    return prefix + card_class(card, chosen)
+
+
+def _row(turn: _Pending, actions, leads, teams, tricks, settlement, base, record, hand, seating,
+         token_meanings) -> dict:
+    _, speaker_next = _next_action_of(actions, turn.index, [turn.speaker])
+    state = state_from_situation(
+        turn.situation, base, speaker_next,
+        next_lead_face_down=_next_lead_face_down(leads, turn.index, turn.speaker),
+        team_flees_next=_team_answer_after(actions, turn.index, turn.team, teams),
+    )
+    kind = message_kind(turn.message)
+    phrase = None
+    truth = UNCHECKABLE
+    shown_class = None
+    if kind == "phrase":
+        phrase = int(turn.message[4:])
+    elif kind == "token" and token_meanings:
+        phrase = token_meanings.get(int(turn.message[6:]))
+    if phrase is not None:
+        truth = phrase_truth(phrase, state)
+    if kind == "show":
+        shown_class = card_class(base.string_to_action(turn.message[5:]), state.chosen)
+    listener_next = None
+    if turn.listeners:
+        _, listener_next = _next_action_of(actions, turn.index, turn.listeners[:1])
+    trick_won = None
+    if turn.trick <= len(tricks):
+        winner = tricks[turn.trick - 1]["winner"]
+        trick_won = teams[winner] == turn.team
+    seat = base.possible_agents.index(turn.speaker)
+    return {
+        "game": "knuffeln",
+        "config": record["config"],
+        "hand": hand if hand is not None else hand_id_of(record, 0),
+        "index": turn.index,
+        "trick": turn.trick,
+        "position": turn.position,
+        "speaker": turn.speaker,
+        "team": turn.team,
+        "listeners": turn.listeners,
+        "agent": seating.get(turn.speaker),
+        "message": turn.message,
+        "kind": kind,
+        "phrase": phrase,
+        "gist": knuffeln_v0.PHRASES[phrase - 1] if phrase is not None else None,
+        "truth": truth,
+        "shown_class": shown_class,
+        "features": private_features(state),
+        "speaker_next": speaker_next,
+        "speaker_next_class": _action_class(speaker_next, base, state.chosen),
+        "listener_next": listener_next,
+        "listener_next_class": _action_class(listener_next, base, state.chosen),
+        "team_won_trick": trick_won,
+        "team_units": float(settlement[seat]),
+    }
+
+
+@dataclass
+class MessageLog:
+    """Rows of many hands; ``add_record`` after each hand, ``write`` to save as JSON lines."""
+
+    token_meanings: dict | None = None
+    rows: list = field(default_factory=list)
+    hands: int = 0
+
+    def add_record(self, record: dict, hand: str | int | None = None) -> list[dict]:
+        """Log one hand's record (``hand``: its id; by default the arena's deal and seating, else a count)."""
+        if hand is None:
+            hand = hand_id_of(record, self.hands)
+        rows = utterances(record, hand, self.token_meanings)
+        self.rows.extend(rows)
+        self.hands += 1
+        return rows
+
+    def add_records(self, records: Iterable[dict]) -> None:
+        for record in records:
+            self.add_record(record)
+
+    def write(self, path: str) -> int:
+        """Write the rows as JSON lines; returns how many."""
+        with open(path, "w", encoding="utf-8") as out:
+            for row in self.rows:
+                out.write(json.dumps(row, separators=(",", ":")) + "\n")
+        return len(self.rows)
+
+
+def read_jsonl(path: str) -> list[dict]:
+    """Every JSON line of a file (game records or message-log rows)."""
+    with open(path, encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def talk_records(records: Iterable[dict]) -> list[dict]:
+    """The records of Knüffeln hands played with talk on (arena records files may mix in others)."""
+    return [r for r in records if r.get("game") == "knuffeln" and r.get("config", {}).get("talk", "off") != "off"]
+
+
+@dataclass
+class Args:
+    """Write the message log of Knüffeln game records (``--records`` of ``python -m agents.arena``)."""
+
+    records: str
+    """JSON lines of game records (one hand each)"""
+    out: str
+    """where to write the message log (JSON lines, one utterance each)"""
+    rules_token_code: bool = False
+    """label tokens by the rule agent's fixed code (agents.rules.knuffeln.TOKEN_CODE)"""
+
+
+def main(args: Args) -> int:
+    meanings = None
+    if args.rules_token_code:
+        from agents.rules.knuffeln import PHRASE_OF_TOKEN
+
+        meanings = dict(PHRASE_OF_TOKEN)
+    log = MessageLog(token_meanings=meanings)
+    log.add_records(talk_records(read_jsonl(args.records)))
+    count = log.write(args.out)
+    print(json.dumps({"hands": log.hands, "utterances": count, "out": args.out}))
+    return count
+
+
+if __name__ == "__main__":
+    import tyro
+
+    main(tyro.cli(Args))
+
+
+def arena_message_log(specs: list[str], config: dict, hands: int, seed: int = 0, workers: int = 1,
+                      token_meanings: dict | None = None) -> tuple[dict, list[dict], list[dict]]:
+    """Play a duplicate round robin of ``specs`` (``agents.arena.run_arena``) in a Knüffeln talk
+    configuration and log every hand: (arena summary, game records, message-log rows). Each row's ``agent``
+    is the label of the speaking seat's agent."""
+    import os
+    import tempfile
+
+    from agents.arena import run_arena
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "records.jsonl")
+        summary = run_arena("knuffeln", specs, hands, seed, config, workers, records_path=path)
+        records = read_jsonl(path)
+    log = MessageLog(token_meanings=token_meanings)
+    log.add_records(records)
+    return summary, records, log.rows

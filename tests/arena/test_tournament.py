@@ -1,0 +1,25 @@
+"""The README's main job (``python -m agents.tournament``): every game has a default size, and a small
+tournament plays every entrant against every other and reports each game."""
+
+from rich.console import Console
+
+from agents.neural import neural_available
+from agents.tournament import Args, entrants, run_tournament
+from trick_core.registry import GAMES
+
+
+def test_every_game_has_a_default_number_of_deals():
+    assert all(isinstance(spec.tournament_deals, int) and spec.tournament_deals > 0 for spec in GAMES.values())
+
+
+def test_a_small_tournament_reports_every_pair(tmp_path):
+    args = Args(games=["bavarian", "knuffeln"], hands=2, progress=False, json=str(tmp_path / "t.json"))
+    results = run_tournament(args, Console(file=open(tmp_path / "out.txt", "w")))
+    assert set(results) == {"bavarian", "knuffeln"}
+    for game, summary in results.items():
+        agents = entrants(args.pimc, args.extra, game)
+        shipped = {"neural"} if neural_available(game) else set()
+        assert set(summary["agents"]) == set(agents) == {"random", "rules", "pimc"} | shipped
+        assert summary["hands"] == 2
+        assert len(summary["matches"]) == len(agents) * (len(agents) - 1) // 2  # a round robin
+    assert (tmp_path / "t.json").stat().st_size > 0

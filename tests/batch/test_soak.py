@@ -1,0 +1,32 @@
+"""The soak command (``benchmarks.soak``) passes on a small run and catches a leak when there is one."""
+
+from __future__ import annotations
+
+from benchmarks import soak
+from schafkopf_env import bavarian_v0
+from schafkopf_env.bavarian import kernel
+
+
+def _small(**kwargs) -> soak.Args:
+    return soak.Args(**{"hands": 60, "games": ("bavarian",), "leak_positions": 6, "workers": 1, **kwargs})
+
+
+def test_a_small_soak_passes_and_counts_what_it_played():
+    (report,) = soak.run(_small())
+    assert report.failures == []
+    assert report.hands_batch >= 60 and report.hands_aec == 60 and report.leak_positions == 6
+    assert report.steps_aec > report.hands_aec
+
+
+def test_the_twin_deal_check_catches_a_leaking_observation(monkeypatch):
+    honest = bavarian_v0.BavarianSchafkopfEnv._fill_observation
+
+    def leaking(self, seat, out):
+        honest(self, seat, out)
+        neighbour = int(self._state[kernel.S_HANDS + (seat + 1) % 4])
+        out[:32] = [(neighbour >> card) & 1 for card in range(32)]  # the next seat's cards
+
+    monkeypatch.setattr(bavarian_v0.BavarianSchafkopfEnv, "_fill_observation", leaking)
+    report = soak.Report("bavarian")
+    soak.soak_leaks("bavarian", {}, 5, 0, report)
+    assert any(failure.startswith("leak:") for failure in report.failures)

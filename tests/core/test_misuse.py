@@ -1,0 +1,117 @@
+"""Every misuse gets an exception that says what is wrong, the same in every game (table-driven)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import agents
+from trick_core.aec import IllegalActionError
+from trick_core.registry import GAME_NAMES, game_spec
+
+
+def _fresh(game: str, **config):
+    return game_spec(game).make_env(**config)
+
+
+def _dealt(game: str, **config):
+    env = _fresh(game, **config)
+    env.reset(seed=0)
+    return env
+
+
+BEFORE_RESET = [
+    ("last", lambda env: env.last()),
+    ("observe", lambda env: env.observe("player_0")),
+    ("game_record", lambda env: env.unwrapped.game_record()),
+    ("public_record", lambda env: env.unwrapped.public_record("player_0")),
+    ("step", lambda env: env.step(0)),
+    ("resample_from_infostate", lambda env: env.unwrapped.resample_from_infostate("player_0", 0)),
+]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize(("what", "call"), BEFORE_RESET, ids=[w for w, _ in BEFORE_RESET])
+def test_calls_before_reset_say_to_call_reset(game, what, call):
+    with pytest.raises(RuntimeError, match=r"reset\(\)"):
+        call(_fresh(game))
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_unknown_agent_names_the_agents(game):
+    env = _dealt(game)
+    for call in (lambda: env.observe("player_9"), lambda: env.unwrapped.resample_from_infostate("nobody", 0),
+                 lambda: env.unwrapped.public_record(3)):
+        with pytest.raises(ValueError, match="player_0"):
+            call()
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_unknown_agent_spec_names_the_valid_ones(game):
+    with pytest.raises(ValueError, match="pimc"):
+        agents.make("no_such_agent", game)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("reward", [math.nan, math.inf, -math.inf, "1", True, None])
+def test_illegal_reward_must_be_a_finite_number(game, reward):
+    with pytest.raises(ValueError, match="illegal_reward"):
+        _fresh(game, illegal_reward=reward)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("seed", [1.5, "3", -1, True, [1]])
+def test_seed_must_be_a_non_negative_integer(game, seed):
+    with pytest.raises(ValueError, match="seed"):
+        _fresh(game).reset(seed=seed)
+
+
+def _record(game: str) -> dict:
+    env = _dealt(game)
+    for _ in range(3):
+        env.step(env.unwrapped.legal_actions()[0])
+    return env.unwrapped.game_record()
+
+
+RECORD_DAMAGE = [
+    ("no deal", lambda r: {k: v for k, v in r.items() if k != "deal"}, "no 'deal'"),
+    ("no actions", lambda r: {k: v for k, v in r.items() if k != "actions"}, "no 'actions'"),
+    ("entry not a pair", lambda r: {**r, "actions": [r["actions"][0], ["player_1"]]}, "record action 1"),
+    ("unknown action", lambda r: {**r, "actions": [r["actions"][0], [r["actions"][1][0], "fly"]]}, "record action 1"),
+    ("wrong agent", lambda r: {**r, "actions": [["player_9", r["actions"][0][1]]]}, "record action 0"),
+]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize(("damage", "breaks", "says"), RECORD_DAMAGE, ids=[d for d, _, _ in RECORD_DAMAGE])
+def test_a_malformed_record_names_the_wrong_entry(game, damage, breaks, says):
+    env = _fresh(game)
+    with pytest.raises(ValueError, match=says):
+        env.unwrapped.replay(breaks(_record(game)))
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_record_and_hands_cannot_be_combined(game):
+    record = _record(game)
+    with pytest.raises(ValueError, match="cannot be combined"):
+        _fresh(game).reset(options={"record": record, "hands": record["deal"]["hands"]})
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_playout_values_take_action_strings(game):
+    env = _dealt(game)
+    legal = env.unwrapped.legal_actions()
+    names = [env.unwrapped.action_to_string(a) for a in legal]
+    assert (env.unwrapped.playout_values(names, 2, 1) == env.unwrapped.playout_values(legal, 2, 1)).all()
+    with pytest.raises(ValueError, match="unknown action string"):
+        env.unwrapped.playout_values(["fly"], 2, 1)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_an_illegal_action_names_the_move_and_the_legal_ones(game):
+    env = _dealt(game)
+    legal = set(env.unwrapped.legal_actions())
+    illegal = next(a for a in range(env.unwrapped.num_actions) if a not in legal)
+    with pytest.raises(IllegalActionError, match="legal now"):
+        env.step(illegal)

@@ -1,0 +1,117 @@
+"""The rules pages (``docs/rules/*.md``): every anchor a page lists for citing exists, every decision
+marked inline is listed with its own anchor (and every listed one is marked where it applies), internal
+links resolve, and no page points outside the repository."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+GAME_PAGES = ("knuffeln.md", "bavarian_schafkopf.md", "palatinate_schafkopf.md")
+DECISION_PREFIXES = {"knuffeln.md": "K", "bavarian_schafkopf.md": "B", "palatinate_schafkopf.md": "PA"}
+DECISIONS_HEADING = "## Decisions where the rules are silent"
+
+HEADING = re.compile(r"^(#{1,6}) (.+?)\s*$", re.MULTILINE)
+EXPLICIT_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+INLINE_DECISION = re.compile(r"\*\*\(decisions? ([^)]*)\)\*\*")
+LISTED_DECISION = re.compile(r'<a id="([a-z]\d+)"></a>\*\*([A-Z])(\d+)\.\*\*')
+LINK = re.compile(r"\]\(([^)\s]*)\)")
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    text = heading.replace("`", "").strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def page_text(name: str) -> str:
+    return (RULES / name).read_text(encoding="utf-8")
+
+
+def anchors_of(text: str) -> list[str]:
+    """Heading anchors (GitHub numbers repeated ones ``-1``, ``-2``) and explicit ``<a id>`` anchors."""
+    anchors: list[str] = []
+    for _, title in HEADING.findall(text):
+        base = github_anchor(title)
+        anchor, repeat = base, 0
+        while anchor in anchors:
+            repeat += 1
+            anchor = f"{base}-{repeat}"
+        anchors.append(anchor)
+    return anchors + EXPLICIT_ANCHOR.findall(text)
+
+
+def listed_for_citing(text: str) -> list[str]:
+    """The anchors of the "Anchors to cite" table at the top of a page."""
+    start = text.index("**Anchors to cite**")
+    table = text[start : text.index("\n## ", start)]
+    return re.findall(r"`#([^`]+)`", table)
+
+
+def test_the_index_and_every_game_page_exist():
+    assert (RULES / "README.md").is_file()
+    for name in GAME_PAGES:
+        assert (RULES / name).is_file(), name
+
+
+@pytest.mark.parametrize("name", GAME_PAGES)
+def test_every_anchor_listed_for_citing_exists_and_headings_are_unique(name):
+    text = page_text(name)
+    anchors = anchors_of(text)
+    listed = listed_for_citing(text)
+    assert listed, f"{name} lists no anchors to cite"
+    missing = [a for a in listed if a not in anchors]
+    assert not missing, f"{name}: listed anchors without a heading: {missing}"
+    slugs = [github_anchor(title) for _, title in HEADING.findall(text)]
+    repeated = sorted({slug for slug in slugs if slugs.count(slug) > 1})
+    assert not repeated, f"{name}: repeated headings get numbered, unstable anchors: {repeated}"
+
+
+@pytest.mark.parametrize("name", GAME_PAGES)
+def test_rule_sections_are_numbered_in_order_and_close_with_engine_model_and_decisions(name):
+    level_two = [title for hashes, title in HEADING.findall(page_text(name)) if hashes == "##"]
+    numbered = [title for title in level_two if re.match(r"\d+\. ", title)]
+    assert [int(title.split(".")[0]) for title in numbered] == list(range(1, len(numbered) + 1))
+    assert level_two[len(numbered) :] == ["Engine model", "Decisions where the rules are silent"]
+
+
+@pytest.mark.parametrize("name", GAME_PAGES)
+def test_each_decision_is_listed_with_an_anchor_and_marked_where_it_applies(name):
+    text = page_text(name)
+    rules_part, decisions_part = text.split(DECISIONS_HEADING)
+    listed = LISTED_DECISION.findall(decisions_part)
+    assert listed, f"{name} lists no decisions"
+    for anchor, prefix, number in listed:
+        assert anchor == f"{prefix.lower()}{number}", f"{name}: anchor {anchor!r} for {prefix}{number}"
+        assert prefix in DECISION_PREFIXES[name], f"{name}: decision {prefix}{number} has a foreign prefix"
+    labels = [f"{prefix}{number}" for _, prefix, number in listed]
+    for prefix in DECISION_PREFIXES[name]:
+        numbers = [int(label[1:]) for label in labels if label[0] == prefix]
+        assert numbers == list(range(1, len(numbers) + 1)), f"{name}: {prefix} decisions out of order: {numbers}"
+    marked = {label for group in INLINE_DECISION.findall(rules_part) for label in re.findall(r"[A-Z]\d+", group)}
+    assert not marked - set(labels), f"{name}: marked inline but not listed: {sorted(marked - set(labels))}"
+    assert not set(labels) - marked, f"{name}: listed but never marked inline: {sorted(set(labels) - marked)}"
+    assert not INLINE_DECISION.findall(decisions_part) and "**(decision)**" not in text
+
+
+@pytest.mark.parametrize("name", ("README.md", *GAME_PAGES))
+def test_internal_links_resolve(name):
+    for target in LINK.findall(page_text(name)):
+        if target.startswith(("http://", "https://")):
+            continue
+        page, _, anchor = target.partition("#")
+        linked = page or name
+        assert (RULES / linked).is_file(), f"{name}: link to a missing page {target!r}"
+        if anchor:
+            assert anchor in anchors_of(page_text(linked)), f"{name}: link to a missing anchor {target!r}"
+
+
+@pytest.mark.parametrize("name", ("README.md", *GAME_PAGES))
+def test_pages_point_nowhere_outside_the_repository(name):
+    text = page_text(name).lower()
+    for phrase in ("shared/", "/work", "steering", "this machine", "seed `", "seeds/"):
+        assert phrase not in text, f"{name} mentions {phrase!r}"

@@ -1,0 +1,76 @@
+"""Golden playthroughs (OpenSpiel style): seeded hands of every env and variant written out as text —
+every observation of the seat to act, its legal actions, the action taken, and the rewards — so that any
+change of behaviour shows up as a readable diff.
+
+    python -m tests.golden.playthroughs          # rewrite the files (only after a deliberate rules change)
+
+``tests/core/test_golden.py`` replays each file and compares it line by line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from trick_core.registry import VARIANTS, game_spec, variant_id
+
+FOLDER = Path(__file__).resolve().parent
+SEEDS = (7, 8, 9)
+"""One hand per seed in each file."""
+
+
+def path_of(game: str, config: dict) -> Path:
+    return FOLDER / f"{variant_id(game, config)}.txt"
+
+
+def _observation_text(observation: np.ndarray) -> str:
+    """The non-zero entries as ``index=value`` (observations are sparse one-hots and small counts)."""
+    nonzero = np.flatnonzero(observation)
+    return " ".join(f"{i}={observation[i]:.6g}" for i in nonzero)
+
+
+def playthrough(game: str, config: dict, seeds: tuple[int, ...] = SEEDS) -> str:
+    """The text of the hands of ``game`` with ``config`` dealt by ``reset(seed=seed)`` for each seed."""
+    return "".join(_hand(game, config, seed) for seed in seeds)
+
+
+def _hand(game: str, config: dict, seed: int) -> str:
+    """One hand dealt by ``reset(seed=seed)``, every action drawn uniformly from the legal ones by
+    ``numpy.random.default_rng(seed)``."""
+    env = game_spec(game).make_env(**config)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    lines = [
+        f"# {game} {config}: reset(seed={seed}), actions drawn uniformly by numpy default_rng({seed})",
+        "# written by tests/golden/playthroughs.py; replayed by tests/core/test_golden.py",
+        f"deal: {env.unwrapped.game_record()['deal']}",
+    ]
+    step = 0
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        if termination or truncation:
+            lines.append(f"{agent} done, reward {reward:+g}")
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        action = int(rng.choice(legal))
+        lines.append(f"step {step}: {agent}")
+        lines.append(f"  observation: {_observation_text(observation['observation'])}")
+        lines.append(f"  legal: {' '.join(env.unwrapped.action_to_string(int(a)) for a in legal)}")
+        lines.append(f"  action: {env.unwrapped.action_to_string(action)}")
+        env.step(action)
+        step += 1
+    lines.append(f"result: {env.unwrapped.game_record()['result']}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    for game, config in VARIANTS:
+        path = path_of(game, config)
+        path.write_text(playthrough(game, config), encoding="utf-8")
+        print(f"wrote {path.relative_to(FOLDER.parent.parent)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""The compiled kernel against the plain reference on thousands of seeded random hands.
+
+At every decision both must agree on who acts and on the exact set of legal actions; after every trick on
+its leader, cards and winner; at the end on the outcome (won, value) and the settlement.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from schafkopf_env import palatinate_kernel as kernel
+from schafkopf_env import palatinate_reference as reference
+from trick_core.cards import FRENCH_32
+from trick_core.drivers import compiled as compiled_drivers
+
+DRIVERS = compiled_drivers(kernel)
+
+NAMES = kernel.ACTION_NAMES
+
+
+def biased_choice(options: list[str], rng: np.random.Generator) -> str:
+    """Random play that still reaches every branch often: passing is likely in bidding (so round two and
+    simple games happen), everything else is uniform."""
+    if "pass" in options and rng.random() < 0.6:
+        return "pass"
+    return options[int(rng.integers(len(options)))]
+
+
+def play_both(seed: int, players: int, max_doublings: int) -> None:
+    rng = np.random.default_rng(seed)
+    dealer = int(rng.integers(players))
+    cards = rng.permutation(32).astype(np.int64)
+    active = [s for s in range(players) if not (players == 4 and s == dealer)]
+    hands = {seat: [FRENCH_32.name_of(c) for c in cards[i * 10 : (i + 1) * 10]] for i, seat in enumerate(active)}
+    skat = [FRENCH_32.name_of(c) for c in cards[30:]]
+    params = kernel.make_params(players, max_doublings)
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+    kernel.init_state(state, params, dealer, cards)
+    hand = reference.ReferenceHand(dealer, hands, skat, players=players, max_doublings=max_doublings)
+    mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.int8)
+    kernel.legal_action_mask(state, mask)
+    tricks_checked = 0
+    while hand.to_act is not None:
+        assert kernel.current_seat(state) == hand.to_act, (seed, hand.phase)
+        kernel_legal = sorted(NAMES[a] for a in np.flatnonzero(mask))
+        assert kernel_legal == sorted(hand.legal_actions()), (seed, hand.phase)
+        action = biased_choice(kernel_legal, rng)
+        hand.act(action)
+        seat = DRIVERS.advance(state, kernel.ACTION_NAMES.index(action), mask)
+        assert seat == (-1 if hand.to_act is None else hand.to_act), seed
+        while tricks_checked < len(hand.tricks):
+            log = kernel.S_TRICK_LOG + tricks_checked * kernel.TRICK_LOG_ENTRY
+            trick = hand.tricks[tricks_checked]
+            assert state[log] == trick["leader"]
+            assert [FRENCH_32.name_of(c) for c in state[log + 1 : log + 4]] == [c for _, c in trick["cards"]]
+            assert state[log + 4] == trick["winner"], seed
+            tricks_checked += 1
+    assert kernel.current_seat(state) == -1
+    assert not mask.any()
+    settlement = np.zeros(players)
+    kernel.settlement(state, settlement)
+    assert settlement.tolist() == hand.settlement(), seed
+    assert settlement.sum() == 0
+    if not hand.thrown_in:
+        won, value = hand.outcome()
+        assert (bool(state[kernel.S_WON]), int(state[kernel.S_VALUE])) == (won, value), seed
+        assert state[kernel.S_DECLARER_POINTS] == hand.declarer_points()
+
+
+@pytest.mark.parametrize(
+    ("players", "max_doublings", "seeds"),
+    [(3, 4, range(0, 2000)), (3, 1, range(2000, 2300)), (3, 10, range(2300, 2700)), (4, 4, range(3000, 3700))],
+)
+def test_kernel_matches_reference(players, max_doublings, seeds):
+    for seed in seeds:
+        play_both(seed, players, max_doublings)
+
+
+def test_reference_sees_every_branch():
+    """The random hands above reach every contract, schenken answer, thrown-in hands and doubles."""
+    seen = set()
+    for seed in range(400):
+        rng = np.random.default_rng(seed)
+        cards = [FRENCH_32.name_of(c) for c in rng.permutation(32)]
+        hand = reference.ReferenceHand(seed % 3, {s: cards[s * 10 : s * 10 + 10] for s in range(3)}, cards[30:])
+        while hand.to_act is not None:
+            hand.act(biased_choice(hand.legal_actions(), rng))
+        seen.add(hand.contract)
+        seen.add(hand.schenken_answer)
+        seen.add(("doublings", min(len(hand.doublers), 2)))
+        seen.add(("thrown_in", hand.thrown_in))
+    for item in [*reference.SOLO_KINDS, "simple", "accept", "refuse", ("doublings", 2), ("thrown_in", True)]:
+        assert item in seen, item

@@ -1,0 +1,117 @@
+"""Helpers of the ``play`` tests: which cards a seat must not be shown, and how to find cards in JSON.
+
+``forbidden_cards`` is written from the rules and each env's documentation, independently of
+``play.views`` (which builds what is shown): a view passes only if nothing in it names a card of this set.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+
+OLE_BLOCK_PREFIXES = ("stock cards shown to all", "face-down stock cards I know")
+"""The Knüffeln observation sections (``knuffeln_env.kernel.observation_layout``) of the stock cards a
+seat has been shown: the only stock cards it may see."""
+
+
+def forbidden_cards(env, seat: str) -> set[str]:
+    """Cards whose identity ``seat`` may not learn at this moment of the hand."""
+    base = env.unwrapped
+    st = base.state()
+    others = [agent for agent in base.possible_agents if agent != seat]
+    hidden = {card for agent in others for card in st["hands"][agent]}
+    game = base.game_name
+    if game == "palatinate":
+        took_skat = st["bids_round_two"].get(seat) == "simple"
+        if not took_skat:
+            hidden |= set(st["skat"]) | set(st["discards"])
+    elif game == "knuffeln":
+        hidden -= publicly_received(st) | shown_by_teammates(st, seat)
+        hidden |= set(st["stock"]) - stock_cards_seen(env, seat)
+        if st["trick_face_down"] and st["trick"] and st["trick"][0][0] != seat:
+            # A card led face down is hidden, unless everyone saw it taken in an exchange before.
+            hidden.add(st["face_down_card"])
+            hidden -= publicly_received(st)
+    return hidden
+
+
+def publicly_received(st: dict) -> set[str]:
+    """Knüffeln: cards taken by a public exchange (a turned card for a ten, an Ole), as everyone saw."""
+    return {exchange["took"] for exchange in st["exchanges"]}
+
+
+def shown_by_teammates(st: dict, seat: str) -> set[str]:
+    """Knüffeln talk: cards half-shown by the seat's teammates reach it (rules section 7)."""
+    team = st["teams"][seat]
+    return {utterance[5:] for shower, utterance in st["talk"]
+            if utterance.startswith("show:") and team is not None and st["teams"][shower] == team}
+
+
+def stock_cards_seen(env, seat: str) -> set[str]:
+    """Knüffeln: the stock cards ``seat``'s own observation marks as shown to it (bottom Oles, what the
+    dealer looked at), located with the kernel's own observation layout."""
+    from knuffeln_env import kernel
+
+    config = env.unwrapped.config
+    params = kernel.make_params(config["variant"], config["players"], config["talk"])
+    observation = env.unwrapped.observe(seat)["observation"]
+    names = [env.unwrapped.action_to_string(card) for card in range(kernel.NUM_CARDS)]
+    seen, offset = set(), 0
+    for name, size in kernel.observation_layout(params, 0):
+        if name.startswith(OLE_BLOCK_PREFIXES):
+            seen |= {names[int(i)] for i in np.flatnonzero(observation[offset:offset + size])}
+        offset += size
+    return seen
+
+
+def card_tokens(value, card_names: set[str]) -> set[str]:
+    """Every card name written anywhere in a JSON value (a whole string, or a word inside one such as
+    ``"discard:EO"`` or ``"gave C10 for C4"``). Scanning names cannot tell a card's context, so a card
+    that is public somewhere (a turned card, say) is never in ``forbidden_cards``; that a view gives such a
+    card no hidden context is what the resampling test of ``test_play_views`` checks."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return set(re.findall(r"[A-Za-z0-9]+", text)) & card_names
+
+
+def all_card_names(env) -> set[str]:
+    base = env.unwrapped
+    return {base.action_to_string(a) for a in range(base.num_actions)
+            if base.deck is not None and base.deck.is_card(base.action_to_string(a))}
+
+
+def play_random_hand(env, seed: int, visit=None) -> None:
+    """Play ``env``'s hand to its end with uniformly random legal actions, calling ``visit(env)`` first
+    at every decision and once at the end."""
+    rng = np.random.default_rng(seed)
+    while env.unwrapped.state()["current_player"] is not None:
+        if visit is not None:
+            visit(env)
+        env.step(int(rng.choice(env.unwrapped.legal_actions())))
+    if visit is not None:
+        visit(env)
+
+
+class BrokenAgent:
+    """A plug-in bot that raises on every decision (the table must carry on without it)."""
+
+    name = "broken"
+
+    def __init__(self, game: str, **_kwargs) -> None:
+        self.game = game
+
+    def act(self, env, agent):
+        raise RuntimeError("this bot is broken on purpose")
+
+
+class IllegalAgent:
+    """A plug-in bot that answers an action index that is never legal."""
+
+    name = "illegal"
+
+    def __init__(self, game: str, **_kwargs) -> None:
+        self.game = game
+
+    def act(self, env, agent):
+        return 10**6

@@ -1,0 +1,203 @@
+"""The table's views (``play.views``): a seat sees only what it may know; the settlement is explained right."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("markdown_it", reason="the play group is not installed: pip install -e '.[play]'")
+
+import agents  # noqa: E402
+from play.catalog import make_env  # noqa: E402
+from play.views import table_view  # noqa: E402
+from play.views.knuffeln import observation_blocks  # noqa: E402
+from tests.play.helpers import all_card_names, card_tokens, forbidden_cards, play_random_hand  # noqa: E402
+from trick_core.registry import VARIANTS, variant_id  # noqa: E402
+
+SEEDS = (0, 1, 2)
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
+def test_no_seat_is_shown_a_card_it_may_not_see(game, config):
+    """At every decision of random hands, every seat's view names no card hidden from that seat."""
+    for seed in SEEDS:
+        env = make_env(game, config)
+        env.reset(seed=seed)
+
+        def check(env):
+            names = all_card_names(env)
+            for seat in env.possible_agents:
+                view = table_view(env, seat)
+                leaked = card_tokens(view, names) & forbidden_cards(env, seat)
+                assert not leaked, f"{seat} is shown {sorted(leaked)} at move {view['move_number']}"
+
+        play_random_hand(env, seed, check)
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
+def test_view_is_the_same_in_every_world_the_seat_cannot_tell_apart(game, config):
+    """A seat's view of the real table equals its view of a resampled one (hidden cards redealt
+    consistently with what it knows): the view depends on nothing the seat cannot know. (Only the final
+    settlement may differ: it is paid on the real cards, e.g. hoch and Laufende.)"""
+    env = make_env(game, config)
+    env.reset(seed=11)
+    rng = np.random.default_rng(5)
+    checked = 0
+
+    def check(env):
+        nonlocal checked
+        seat = env.possible_agents[checked % env.num_seats]
+        sampled = env.unwrapped.resample_from_infostate(seat, rng)
+        real_view, sampled_view = table_view(env, seat), table_view(sampled, seat)
+        real_view.pop("result"), sampled_view.pop("result")
+        assert sampled_view == real_view, f"{seat} at move {checked}"
+        checked += 1
+
+    play_random_hand(env, 11, check)
+    assert checked > 5
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
+def test_full_view_shows_every_hand_and_seat_view_only_its_own(game, config):
+    env = make_env(game, config)
+    env.reset(seed=3)
+    state = env.unwrapped.state()
+    full = table_view(env, None)
+    assert {s["agent"]: s["cards"] for s in full["seats"]} == state["hands"]
+    seat = env.possible_agents[1]
+    own = table_view(env, seat)
+    for entry in own["seats"]:
+        assert entry["cards"] == (state["hands"][seat] if entry["agent"] == seat else None)
+        assert entry["count"] == len(state["hands"][entry["agent"]])
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS[:2] + VARIANTS[7:8], ids=["knuffeln", "knuffeln-5", "bavarian"])
+def test_legal_moves_only_for_the_seat_to_act(game, config):
+    env = make_env(game, config)
+    env.reset(seed=4)
+    to_act = env.unwrapped.state()["current_player"]
+    for seat in env.possible_agents:
+        legal = [entry["action"] for entry in table_view(env, seat)["legal"]]
+        assert legal == (env.unwrapped.legal_action_strings() if seat == to_act else [])
+    assert table_view(env, None)["legal"] == []
+
+
+@pytest.mark.parametrize("config", [{}, {"players": 5}, {"talk": "lexicon"}, {"variant": "bernhard1924"}])
+def test_knuffeln_observation_blocks_match_the_env(config):
+    """The offsets ``play`` reads the stock knowledge at are the kernel's own layout, and the hand block
+    decodes to the seat's hand."""
+    from knuffeln_env import kernel
+
+    env = make_env("knuffeln", config)
+    env.reset(seed=2)
+    players = env.unwrapped.num_seats
+    full = env.unwrapped.config
+    layout = kernel.observation_layout(kernel.make_params(full["variant"], players, full["talk"]), 0)
+    blocks = observation_blocks(players)
+    offset = 0
+    for (_, size), (name, (expected_offset, expected_size)) in zip(layout, blocks.items(), strict=False):
+        assert (offset, size) == (expected_offset, expected_size), name
+        offset += size
+    seat = env.possible_agents[0]
+    start, size = blocks["hand"]
+    observed = np.flatnonzero(env.unwrapped.observe(seat)["observation"][start:start + size])
+    assert sorted(env.unwrapped.action_to_string(int(c)) for c in observed) == sorted(
+        env.unwrapped.state()["hands"][seat])
+
+
+RULES_SEATS = {"bavarian": 4, "palatinate": 3, "asserufen": 4}
+
+
+@pytest.mark.parametrize("game", ["bavarian", "palatinate", "asserufen"])
+def test_settlement_explained_with_the_env_value(game):
+    """The value the explanation computes (or breaks down) is the one the env settled, for the rules
+    bots' hands (all contracts occur) and random ones."""
+    contracts = set()
+    for seed in range(40):
+        env = make_env(game, {})
+        env.reset(seed=seed)
+        bots = {a: agents.make("rules" if seed % 2 else "random", game) for a in env.possible_agents}
+        while (agent := env.unwrapped.state()["current_player"]) is not None:
+            env.step(bots[agent].act(env, agent))
+        state = env.unwrapped.state()
+        result = table_view(env, env.possible_agents[0])["result"]
+        settlement = env.unwrapped.game_record()["result"]
+        assert result["settlement"] == dict(zip(env.possible_agents, settlement, strict=True))
+        contracts.add(state["contract"])
+        if state["contract"] is None:
+            assert result["value"] == 0 and not any(settlement)
+            continue
+        declarer = env.possible_agents.index(state["declarer"])
+        for seat, units in enumerate(settlement):
+            if seat != declarer:
+                assert abs(units) == result["value"], (seed, result["lines"], settlement)
+        assert (settlement[declarer] > 0) == result["declarer_won"]
+        value_line = next(line for line in result["lines"] if line.startswith("Value:"))
+        assert value_line.endswith(f"= {result['value']}.") or value_line.endswith(f"= {result['value']} units.")
+    assert len(contracts) >= 3, contracts
+
+
+@pytest.mark.parametrize("game", ["palatinate", "asserufen"])
+def test_settlement_breakdown_adds_up(game):
+    """The Palatinate breakdown is rebuilt from public facts (the skat stays hidden), Asserufen's read from
+    the env's score: the parts times the Du and doubling factor give the value the env settled, and
+    schneider is worth 0 or 1."""
+    shown = 0
+    for seed in range(60):
+        env = make_env(game, {})
+        env.reset(seed=seed)
+        bots = {a: agents.make("rules" if seed % 3 else "random", game) for a in env.possible_agents}
+        while (agent := env.unwrapped.state()["current_player"]) is not None:
+            env.step(bots[agent].act(env, agent))
+        result = table_view(env, "player_0")["result"]
+        if not result["value"]:
+            continue
+        parts = dict(result["parts"])
+        assert sum(parts.values()) * result["factor"] == result["value"], (seed, result["lines"])
+        assert parts.get("schneider", 1) == 1 and parts["game"] == 1
+        assert any(line.startswith("Value: ") and line.endswith(f" {result['value']}.") for line in result["lines"])
+        shown += 1
+    assert shown > 30
+
+
+def test_views_are_json():
+    env = make_env("knuffeln", {"talk": "lexicon"})
+    env.reset(seed=1)
+    for seat in [None, *env.possible_agents]:
+        assert json.loads(json.dumps(table_view(env, seat)))["game"] == "knuffeln"
+
+
+def test_unknown_viewer_is_refused():
+    env = make_env("bavarian", {})
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="unknown seat"):
+        table_view(env, "player_9")
+
+
+CARD_VERBS = {"turn", "show", "discard", "exchange"}
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
+def test_every_action_of_the_game_is_a_control_with_a_label(game, config):
+    """Each decision of the game (bids, calls, doubles, schenken, discards, exchanges, turning, answers,
+    Jann, talk, tokens, card plays) reaches the page as a control of the right kind with a readable label."""
+    from play.views import action_control
+
+    env = make_env(game, config)
+    env.reset(seed=0)
+    cards = all_card_names(env)
+    for index in range(env.unwrapped.num_actions):
+        action = env.unwrapped.action_to_string(index)
+        control = action_control(env, action)
+        head, _, tail = action.partition(":")
+        if action in cards:
+            assert (control["verb"], control["card"]) == ("play", action)
+        elif head in CARD_VERBS:
+            assert (control["verb"], control["card"]) == (head, tail) and tail in cards
+        elif head in ("say", "token"):
+            assert control["verb"] == head
+        else:
+            assert control["verb"] == "button"
+        assert control["label"] and control["label"] != action, action

@@ -1,0 +1,25 @@
+"""Smoke test of the signalling study: a quick run writes the report, the plots and consistent numbers."""
+
+from __future__ import annotations
+
+import json
+
+from experiments.signalling_study import Args, main
+
+
+def test_quick_study_writes_report_plots_and_results(tmp_path):
+    results = main(Args(out=str(tmp_path), quick=True, workers=1))
+    folder = tmp_path / "signalling"
+    for name in ("talk.png", "metrics.png", "truth.png", "crossplay.png", "partners.png", "results.json"):
+        assert (folder / name).stat().st_size > 0, name
+    report = (tmp_path / "signalling.md").read_text()
+    for heading in ("## Value of talk", "## Metrics per agent type", "## Causal influence", "## Cross-play",
+                    "## Hidden partners", "## Limits"):
+        assert heading in report
+    saved = json.loads((folder / "results.json").read_text())
+    assert saved["value_of_talk"]["off"]["first_minus_second"] == 0.0  # same player without talk
+    for talk in ("lexicon", "tokens"):
+        assert results["influence"][talk]["rules[listen=false]"]["cic_bits_marginal"] == 0.0
+        assert results["metrics"][talk]["rules"]["truth"]["false"] == 0  # the honest talker
+    matrix = results["crossplay"]["mean"]
+    assert matrix[0][0] == matrix[1][1]  # one convention under two labellings

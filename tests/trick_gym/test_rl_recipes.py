@@ -1,0 +1,150 @@
+"""Smoke tests of the RL-library recipes in ``experiments/`` (a few hundred steps each). Each skips, saying
+which extra to install, when its library is absent; CI installs SB3 and TorchRL."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trick_gym.pettingzoo import LearnerSeatTable
+
+
+def require(module: str, extra: str):
+    return pytest.importorskip(module, reason=f"{module} is not installed: pip install -e '.[{extra}]'")
+
+
+# ------------------------------------------------------------------------------------------------ SB3
+
+
+def test_sb3_maskable_ppo_trains_on_the_vector_env_and_enters_the_arena(tmp_path):
+    require("sb3_contrib", "sb3")
+    from agents.arena import run_arena
+    from experiments import sb3_maskable_ppo as recipe
+
+    path = tmp_path / "model.zip"
+    summary = recipe.train(
+        recipe.Args(total_timesteps=512, num_envs=8, n_steps=64, batch_size=128, hidden=32, save_path=str(path))
+    )
+    assert summary["timesteps"] >= 512 and path.exists()
+    result = run_arena("bavarian", [f"experiments.sb3_maskable_ppo:make_agent[model_path={path}]", "random"], 2, 0)
+    assert result["hands"] == 2 and len(result["agents"]) == 2
+
+
+def test_sb3_maskable_ppo_trains_on_one_seat_envs_with_rule_opponents():
+    require("sb3_contrib", "sb3")
+    from experiments import sb3_maskable_ppo as recipe
+
+    summary = recipe.train(
+        recipe.Args(
+            env="single", opponents="rules", num_envs=2, total_timesteps=256, n_steps=64, batch_size=64, hidden=32,
+            save_path="",
+        )
+    )
+    assert summary["timesteps"] >= 256
+
+
+def test_a_saved_model_plays_as_a_frozen_batched_opponent(tmp_path):
+    require("sb3_contrib", "sb3")
+    from experiments import sb3_maskable_ppo as recipe
+    from trick_gym.vector import OneSeatVectorEnv
+
+    path = tmp_path / "model.zip"
+    recipe.train(
+        recipe.Args(total_timesteps=256, num_envs=4, n_steps=64, batch_size=64, hidden=16, save_path=str(path))
+    )
+    env = OneSeatVectorEnv("bavarian", 8, opponents=recipe.frozen_policy(str(path)), num_threads=1, seed=0)
+    _, infos = env.reset(seed=0)
+    for _ in range(20):
+        actions = np.array([np.flatnonzero(mask)[0] for mask in infos["action_mask"]])
+        _, _, _, _, infos = env.step(actions)
+    assert infos["action_mask"].any(axis=1).all()
+
+
+def test_sb3_check_env_passes_on_the_one_seat_env():
+    require("stable_baselines3", "sb3")
+    from stable_baselines3.common.env_checker import check_env
+
+    from trick_gym.one_seat import OneSeatEnv
+
+    with pytest.warns(UserWarning):  # the checker's unmasked random moves end episodes as illegal
+        check_env(OneSeatEnv("asserufen", illegal_action="terminate"), warn=False)
+
+
+# ------------------------------------------------------------------------------------------------ TorchRL
+
+
+def test_torchrl_pettingzoo_wrapper_with_a_masked_policy_trains():
+    require("torchrl", "torchrl")
+    from experiments import torchrl_pettingzoo as recipe
+
+    summary = recipe.train(recipe.Args(episodes=8, episodes_per_update=4, hidden=32))
+    assert summary["env_steps"] > 8 and np.isfinite(summary["last_loss"])
+
+
+def test_torchrl_masked_policy_only_picks_legal_actions_and_credits_each_seat():
+    require("torchrl", "torchrl")
+    import torch
+
+    from experiments import torchrl_pettingzoo as recipe
+
+    env = recipe.make_env("palatinate", seed=0)
+    policy, _ = recipe.make_policy(env, 16)
+    with torch.no_grad():
+        rollout = env.rollout(max_steps=1000, policy=policy, break_when_any_done=True)
+    groups = list(env.group_map)
+    for group in groups:
+        acted = rollout[group, "mask"].reshape(-1)
+        actions = rollout[group, "action"].reshape(-1)
+        legal = rollout[group, "action_mask"].reshape(acted.shape[0], -1)
+        assert legal[acted, actions[acted]].all()
+    returns = [float(rollout["next", group, "reward"].sum()) for group in groups]
+    assert sum(returns) == pytest.approx(0.0, abs=1e-5)
+    # The loss weighs each seat's log-probabilities by that seat's own return only.
+    rollout[groups[0], "log_prob"] = torch.zeros_like(rollout[groups[0], "log_prob"])
+    acted_log_probs = [rollout[g, "log_prob"].reshape(-1)[rollout[g, "mask"].reshape(-1)].sum() for g in groups]
+    expected = -sum(r * float(lp) for r, lp in zip(returns, acted_log_probs, strict=True))
+    assert float(recipe.seat_loss(rollout, groups)) == pytest.approx(expected, rel=1e-5, abs=1e-5)
+
+
+# ------------------------------------------------------------------------------------------------ Tianshou
+
+
+def test_tianshou_pettingzoo_multi_agent_setup_trains():
+    require("tianshou", "tianshou")
+    from experiments import tianshou_pettingzoo as recipe
+
+    summary = recipe.train(
+        recipe.Args(epochs=1, epoch_num_steps=100, num_train_envs=2, num_test_envs=1, test_episodes=4, progress=False)
+    )
+    assert summary["env_steps"] >= 100 and np.isfinite(summary["test_mean_units_per_hand"])
+
+
+def test_learner_seat_table_passes_pettingzoo_api_test():
+    from pettingzoo.test import api_test
+
+    api_test(LearnerSeatTable("bavarian", opponents="rules"), num_cycles=50)
+
+
+def test_learner_seat_table_rewards_are_the_learners_settlement():
+    table = LearnerSeatTable("knuffeln", seat="random")
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        table.reset(seed=seed)
+        total = 0.0
+        while not table.terminations["learner"]:
+            observation, reward, *_ = table.last()
+            table.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            total += table.rewards["learner"]
+        record = table.one_seat.aec_env.game_record()
+        assert total == pytest.approx(record["result"][table.infos["learner"]["seat"]])
+
+
+# ------------------------------------------------------------------------------------------------ RLlib
+
+
+def test_rllib_pettingzoo_with_action_masking_trains():
+    require("ray.rllib", "rllib")
+    from experiments import rllib_pettingzoo as recipe
+
+    summary = recipe.train(recipe.Args(iterations=1, train_batch_size=256, minibatch_size=64))
+    assert summary["env_steps"] >= 256

@@ -1,0 +1,197 @@
+"""``KernelEnv``: the PettingZoo env of a game whose rules are a compiled kernel, written once.
+
+``trick_core.aec.TrickTakingEnv`` owns the PettingZoo machinery; this subclass fills in every hook that
+only forwards to the kernel (``docs/architecture.md``: the kernel contract) and adds what every game
+offers on ``env.unwrapped``: ``kernel_state()``, ``resample_from_infostate(agent, rng)`` and
+``playout_values(actions, playouts, seed)``. A game's env module then keeps only what is its own: the
+docstring (its docs page), its parameters, parsing and writing its deals, ``state()`` and rendering.
+
+A subclass sets ``kernel`` (the kernel module) and ``deck``, calls ``_setup_kernel(params, num_seats,
+config, obs_size, obs_high, ...)`` from its ``__init__``, and implements:
+
+| hook | what it does |
+|---|---|
+| ``_parse_deal(options)`` | a ``Deal`` from ``reset`` options; ``ValueError`` naming any problem |
+| ``_deal_options(deal)`` | the ``reset`` options that recreate the hand being played |
+| ``_deal_from_state(state)`` | the ``Deal`` (cards given) a kernel state was dealt from |
+| ``state()``, ``_render_text()`` | the full state as plain Python; the table as text |
+
+and, where a game deals otherwise than the default (a seed for the kernel's own shuffle, the dealer drawn
+by the kernel), ``_random_deal(rng)``.
+
+**Deals.** One representation in every game: ``Deal(dealer, cards, kernel_seed)``. ``cards`` is the kernel's
+``init_state`` array (the game's documented order) or ``None`` for a deal the kernel shuffles itself from
+``kernel_seed`` (``dealer`` -1: drawn by the kernel too).
+
+**Sampled worlds** (``resample_from_infostate``) hold nothing their seat could not know: the kernel state is
+the resampled one, the action history is read back from it (so hidden actions name the sampled world's
+cards), every array is fresh, and the world's random generator is seeded from the caller's seed alone
+(never the real table's, which could re-create the real deal).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import drivers
+from .aec import ADVANCE_SIGNATURE, OBSERVATION_TYPES, OBSERVE_SIGNATURE, CompiledKernel, TrickTakingEnv
+from .bits import make_rng
+
+
+class Deal(NamedTuple):
+    """A deal of any game (module docstring)."""
+
+    dealer: int
+    """the dealer's seat; -1 for a random deal whose dealer the kernel draws"""
+    cards: np.ndarray | None
+    """the kernel's deal-cards array, or None for a deal the kernel shuffles from ``kernel_seed``"""
+    kernel_seed: int | None = None
+
+
+def seed_of(rng, game: str) -> int:
+    """An integer seed from ``rng``: a ``numpy.random.Generator`` (one draw) or an int seed itself."""
+    if isinstance(rng, np.random.Generator):
+        return int(rng.integers(0, 2**63))
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return int(rng)
+    raise ValueError(f"{game}: rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
+
+
+class KernelEnv(TrickTakingEnv):
+    """Base of every env whose rules are a compiled kernel (module docstring)."""
+
+    kernel = None
+    """The game's kernel module (set by the subclass)."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.kernel is not None and "_kernel_advance" not in cls.__dict__:
+            compiled = drivers.compiled(cls.kernel)
+            cls._drivers = compiled
+            for name, function, signature in (
+                ("_kernel_advance", compiled.advance, ADVANCE_SIGNATURE),
+                ("_kernel_observe", cls.kernel.observe, OBSERVE_SIGNATURE),
+            ):
+                descriptor = CompiledKernel(function, signature)
+                descriptor.__set_name__(cls, name)
+                setattr(cls, name, descriptor)
+
+    def _setup_kernel(self, params: np.ndarray, obs_size: int, obs_high: float = 1.0) -> None:
+        """Kernel arrays and spaces; call at the end of ``__init__`` (after ``TrickTakingEnv.__init__``)."""
+        self._params = params
+        self._obs_type_code = OBSERVATION_TYPES.index(self.observation_type)
+        self._state = np.zeros(self.kernel.STATE_SIZE, dtype=np.int64)
+        self._settlement_out = np.zeros(self.kernel.MAX_SEATS, dtype=np.float64)
+        self._setup_spaces(obs_size, obs_high)
+
+    # ----------------------------------------------------------------- deals
+
+    def _random_deal(self, rng: np.random.Generator, dealer: int = -1) -> Deal:
+        """A deal the kernel shuffles from a seed drawn from the env's generator (reproducible from
+        ``reset(seed=...)``); ``dealer`` -1 lets the kernel draw the dealer too."""
+        return Deal(dealer, None, int(rng.bit_generator.random_raw()))
+
+    # ----------------------------------------------------------------- kernel hooks
+
+    def _start(self, deal: Deal) -> None:
+        if deal.cards is None:
+            self.kernel.deal_random_for_dealer(self._state, self._params, make_rng(deal.kernel_seed), deal.dealer)
+        else:
+            self.kernel.init_state(self._state, self._params, deal.dealer, deal.cards)
+
+    def _current_seat(self) -> int:
+        return int(self._state[self.kernel.S_SEAT_TO_ACT])
+
+    def _fill_action_mask(self, out: np.ndarray) -> None:
+        self.kernel.legal_action_mask(self._state, out)
+
+    def _apply(self, action: int) -> None:
+        self.kernel.apply_action(self._state, action)
+
+    def _advance(self, action: int) -> int:
+        return self._kernel_advance(self._state, action, self._action_mask)
+
+    def _settlement(self) -> np.ndarray:
+        self.kernel.settlement(self._state, self._settlement_out)
+        return self._settlement_out[: self.num_seats].copy()
+
+    def _fill_observation(self, seat: int, out: np.ndarray) -> None:
+        self._kernel_observe(self._state, seat, self._obs_type_code, out)
+
+    # ----------------------------------------------------------------- inspection
+
+    def kernel_state(self) -> np.ndarray:
+        """A copy of the kernel's ``int64`` state array (its layout: the kernel's ``layout``)."""
+        return self._state.copy()
+
+    def _kernel_history(self, state: np.ndarray) -> list[tuple[int, int]]:
+        """``(seat, action)`` of every action recorded in a kernel state."""
+        k = self.kernel
+        length = int(state[k.S_HISTORY_LENGTH])
+        seats = state[k.S_HISTORY_SEATS : k.S_HISTORY_SEATS + length]
+        actions = state[k.S_HISTORY_ACTIONS : k.S_HISTORY_ACTIONS + length]
+        return [(int(s), int(a)) for s, a in zip(seats, actions, strict=True)]
+
+    # ----------------------------------------------------------------- search support
+
+    def resample_from_infostate(self, agent: str, rng) -> KernelEnv:
+        """A world whose cards hidden from ``agent`` are redealt consistently with all it knows
+        (``rng``: a ``numpy.random.Generator`` or an int seed). The world holds nothing else of the real
+        table (module docstring). Raises ``RuntimeError`` in the (never observed) case that no consistent
+        deal is found."""
+        seat = self._seat_of(agent)
+        self._require_reset("resample_from_infostate")
+        seed = seed_of(rng, self.game_name)
+        sampled = np.empty_like(self._state)
+        if not self._drivers.resample_hidden(self._state, seat, make_rng(seed), sampled):
+            raise RuntimeError(f"{self.game_name}: found no deal consistent with what {agent} knows")
+        return self._world_from_state(sampled, seed)
+
+    def _world_from_state(self, sampled: np.ndarray, seed: int) -> KernelEnv:
+        """A copy of this env (its public containers: agents, rewards, terminations...) whose kernel
+        state is ``sampled`` and which carries no other array, no deal and no generator of the real
+        table."""
+        world = self.clone()
+        for key, value in list(world.__dict__.items()):
+            if type(value) is np.ndarray and key not in ("_params",):
+                world.__dict__[key] = np.zeros_like(value)
+        world.__dict__.pop("_rng_state_to_restore", None)
+        world._np_random = np.random.default_rng(seed)
+        world._state = sampled
+        world._deal = self._deal_from_state(sampled)
+        world._action_history = self._kernel_history(sampled)
+        if world._current_seat() >= 0 and world._illegal_seat < 0 and not all(world.terminations.values()):
+            world._fill_action_mask(world._action_mask)
+        return world
+
+    def playout_values(self, actions, playouts: int, seed: int) -> np.ndarray:
+        """Summed settlements, shape ``(len(actions), num_seats)``, of ``playouts`` uniformly random
+        playouts after each candidate action of the seat to act, computed in compiled code. ``actions``
+        are indices or action strings."""
+        game = self.game_name
+        if not self._started or self._current_seat() < 0 or self._illegal_seat >= 0:
+            raise ValueError(f"{game}: playout_values needs a hand in progress")
+        indices = [self.string_to_action(a) if isinstance(a, str) else a for a in actions]
+        for action in indices:
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not (
+                0 <= action < self.num_actions
+            ):
+                raise ValueError(f"{game}: {action!r} is not an action index or string")
+            if not self._action_mask[action]:
+                raise ValueError(
+                    f"{game}: action {self.action_names[action]!r} is not legal now; "
+                    f"legal: {self.legal_action_strings()}"
+                )
+        if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
+            raise ValueError(f"{game}: playouts must be a positive integer, got {playouts!r}")
+        out = np.zeros((len(indices), self.num_seats), dtype=np.float64)
+        seed = seed_of(seed, game)
+        self._drivers.playout_values(self._state, np.array(indices, dtype=np.int64), int(playouts), make_rng(seed), out)
+        return out
+
+    # ----------------------------------------------------------------- hooks
+
+    def _deal_from_state(self, state: np.ndarray) -> Deal:
+        raise NotImplementedError

@@ -1,0 +1,73 @@
+"""Named fields of a kernel's state array: one way to lay out every game's state.
+
+A kernel keeps the whole game state in one flat ``int64`` array (``docs/architecture.md``), so copying a
+state is ``state.copy()`` and a batch is a 2-D array. Its layout is built with ``StateLayout``, one named
+field after another::
+
+    layout = StateLayout("bavarian")
+    S_DEALER = layout.field("dealer")
+    S_HANDS = layout.field("hands", NUM_SEATS)
+    ...
+    STATE_SIZE = layout.size
+
+Every game declares the fields of ``COMMON_FIELDS`` under these names (constants ``S_<NAME>``), so that
+the generic code (the env base, the drivers, the tests) reads the dealer, the seat to act, the hands and
+the action history of any game the same way.
+"""
+
+from __future__ import annotations
+
+COMMON_FIELDS = {
+    "params": "the rule options (the kernel's params array), copied in when a hand starts",
+    "dealer": "the dealer's seat",
+    "phase": "the phase of the hand (each game's PHASE_* constants; PHASE_OVER once it is over)",
+    "seat_to_act": "the seat to act, -1 once the hand is over",
+    "dealt_hands": "per seat: the hand as dealt (mask), the record of the deal",
+    "hands": "per seat: the cards still held (mask)",
+    "trick_number": "completed tricks",
+    "trick_size": "cards on the table in the trick in progress",
+    "points": "per seat: card points (or tricks, where only tricks count) taken",
+    "tricks_won": "per seat: tricks taken",
+    "history_length": "actions taken so far",
+    "history_seats": "per action: the seat that took it",
+    "history_actions": "per action: the action",
+}
+"""Fields every game's state has, with the meaning of each (constant ``S_<NAME>`` in its layout module)."""
+
+
+class StateLayout:
+    """Allocates named fields of a flat ``int64`` state array, in order."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.fields: dict[str, tuple[int, int]] = {}
+        self.size = 0
+
+    def field(self, name: str, size: int = 1) -> int:
+        """Allocate ``size`` entries under ``name``; return the offset of the first."""
+        if name in self.fields:
+            raise ValueError(f"{self.game}: state field {name!r} is declared twice")
+        if size < 1:
+            raise ValueError(f"{self.game}: state field {name!r} needs a positive size, got {size}")
+        offset = self.size
+        self.fields[name] = (offset, size)
+        self.size += size
+        return offset
+
+    def offset(self, name: str) -> int:
+        return self.fields[name][0]
+
+    def missing_common_fields(self) -> list[str]:
+        """The names of ``COMMON_FIELDS`` this layout does not declare (a test checks it is empty)."""
+        return [name for name in COMMON_FIELDS if name not in self.fields]
+
+    def table(self) -> list[tuple[str, int, int]]:
+        """``(name, offset, size)`` of every field, for documentation and debugging."""
+        return [(name, offset, size) for name, (offset, size) in self.fields.items()]
+
+    def view(self, state) -> dict[str, object]:
+        """The fields of one state array by name (an int for a one-entry field, else a list)."""
+        return {
+            name: int(state[offset]) if size == 1 else [int(x) for x in state[offset : offset + size]]
+            for name, (offset, size) in self.fields.items()
+        }

@@ -1,0 +1,153 @@
+"""The game registry: one record per game, read by the agents, the arena, the tournament, the batch envs,
+the benchmarks and the tests.
+
+Adding a game means one new package (its kernel, reference, heuristic playout policy and env module,
+``docs/architecture.md``: "adding a game") and one ``GameSpec`` below; adding a rule variant means its
+rules and tests and one entry in ``variants``. Modules are named, not imported, so that reading the
+registry stays cheap; ``GameSpec.env_module()``, ``kernel()`` and friends import on first use.
+
+| field | meaning |
+|---|---|
+| ``name`` | the game's name everywhere (``agents.make(name, game)``, the arena's ``--game``) |
+| ``env_module`` | the versioned PettingZoo env module (``env()``, ``raw_env()``) |
+| ``kernel_module`` | the compiled rules (the kernel contract of ``docs/architecture.md``) |
+| ``reference_module`` | the plain-Python rules the kernel is tested against |
+| ``policy_module`` | the heuristic playout policy of the ``pimc`` agent (``trick_core.drivers``) |
+| ``rules_agent`` | ``module:attr`` of the rule-based agent class |
+| ``batch_module`` | the module of the batched env (``BatchEnv``) |
+| ``variants`` | env configs covering every rule variant (the first is the default game) |
+| ``tournament_deals`` | deals per match of ``make run`` (about a minute per game on two cores) |
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the project knows about one game (module docstring)."""
+
+    name: str
+    env_module_name: str
+    kernel_module_name: str
+    reference_module_name: str
+    policy_module_name: str
+    rules_agent: str
+    batch_module_name: str
+    variants: tuple[dict, ...]
+    tournament_deals: int
+
+    def env_module(self) -> ModuleType:
+        return importlib.import_module(self.env_module_name)
+
+    def kernel(self) -> ModuleType:
+        return importlib.import_module(self.kernel_module_name)
+
+    def reference(self) -> ModuleType:
+        return importlib.import_module(self.reference_module_name)
+
+    def policy(self) -> ModuleType:
+        return importlib.import_module(self.policy_module_name)
+
+    def batch_module(self) -> ModuleType:
+        return importlib.import_module(self.batch_module_name)
+
+    def make_env(self, **config):
+        """The PettingZoo env (``env(**config)`` of the env module)."""
+        return self.env_module().env(**config)
+
+    def make_batch_env(self, num_envs: int, **options):
+        """The batched env of ``num_envs`` rows (``make(game, num_envs, **options)`` of the batch module)."""
+        return self.batch_module().make(self.name, num_envs, **options)
+
+    @property
+    def gym_id(self) -> str:
+        """The Gymnasium id ``import trick_gym`` registers for the game (``"Bavarian-v0"``)."""
+        return f"{self.name.capitalize()}-v0"
+
+
+GAME_SPECS = (
+    GameSpec(
+        name="knuffeln",
+        env_module_name="knuffeln_env.knuffeln_v0",
+        kernel_module_name="knuffeln_env.kernel",
+        reference_module_name="knuffeln_env.reference",
+        policy_module_name="knuffeln_env.playouts",
+        rules_agent="agents.rules.knuffeln:RulesAgent",
+        batch_module_name="knuffeln_env.batch",
+        variants=(
+            {},
+            {"players": 5},
+            {"variant": "hattstedt"},
+            {"variant": "bernhard1924"},
+            {"variant": "gruenberg1938"},
+            {"talk": "lexicon"},
+            {"talk": "tokens:4"},
+        ),
+        tournament_deals=600,
+    ),
+    GameSpec(
+        name="bavarian",
+        env_module_name="schafkopf_env.bavarian_v0",
+        kernel_module_name="schafkopf_env.bavarian.kernel",
+        reference_module_name="schafkopf_env.bavarian.reference",
+        policy_module_name="schafkopf_env.bavarian.heuristic",
+        rules_agent="agents.rules.bavarian:RulesAgent",
+        batch_module_name="schafkopf_env.batch",
+        variants=({},),
+        tournament_deals=120,
+    ),
+    GameSpec(
+        name="palatinate",
+        env_module_name="schafkopf_env.palatinate_v0",
+        kernel_module_name="schafkopf_env.palatinate_kernel",
+        reference_module_name="schafkopf_env.palatinate_reference",
+        policy_module_name="schafkopf_env.palatinate_policy",
+        rules_agent="agents.rules.palatinate:RulesAgent",
+        batch_module_name="schafkopf_env.batch",
+        variants=({}, {"players": 4}),
+        tournament_deals=120,
+    ),
+    GameSpec(
+        name="asserufen",
+        env_module_name="schafkopf_env.asserufen_v0",
+        kernel_module_name="schafkopf_env.asserufen_kernel",
+        reference_module_name="schafkopf_env.asserufen_reference",
+        policy_module_name="schafkopf_env.asserufen_policy",
+        rules_agent="agents.rules.asserufen:RulesAgent",
+        batch_module_name="schafkopf_env.batch",
+        variants=({}, {"max_doublings": 1}),
+        tournament_deals=240,
+    ),
+)
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in GAME_SPECS}
+GAME_NAMES = tuple(GAMES)
+VARIANTS: tuple[tuple[str, dict], ...] = tuple((spec.name, config) for spec in GAME_SPECS for config in spec.variants)
+"""(game, env config) pairs covering every rule variant of every game."""
+
+
+def game_spec(game: str) -> GameSpec:
+    """The record of ``game``, or ``ValueError`` naming the known games."""
+    spec = GAMES.get(game) if isinstance(game, str) else None
+    if spec is None:
+        raise ValueError(f"unknown game {game!r}; choose from {list(GAME_NAMES)}")
+    return spec
+
+
+def variant_id(game: str, config: dict) -> str:
+    """``"palatinate-players=4"``: a short name of a variant, for test ids and tables."""
+    return "-".join([game] + [f"{key}={value}" for key, value in config.items()])
+
+
+def make_env(game: str, **config):
+    """The PettingZoo env of ``game`` with ``config`` (``env(**config)`` of its env module)."""
+    return game_spec(game).make_env(**config)
+
+
+def kernel_module(game: str) -> ModuleType:
+    """The compiled kernel module of ``game``."""
+    return game_spec(game).kernel()

@@ -1,0 +1,138 @@
+"""``SeatView``: the table as one seat may see it — what the arena (and the browser table) hands an agent
+instead of the live env, so that no agent, built-in or plug-in, can read another seat's cards.
+
+An agent is called as ``agent.act(view, agent_name)`` with the contract of the public API: it may call
+
+| call | gives |
+|---|---|
+| ``view.observe(agent_name)`` | its own observation and action mask (another seat: ``PermissionError``) |
+| ``view.agent_selection``, ``view.possible_agents``, ``view.terminations`` ... | the public turn state |
+| ``view.observation_space(a)``, ``view.action_space(a)`` | the spaces |
+| ``view.unwrapped.action_to_string(a)``, ``string_to_action(s)`` | the fixed action strings |
+| ``view.unwrapped.legal_actions()``, ``legal_action_strings()`` | its legal actions (when it is to act) |
+| ``view.unwrapped.public_record()`` | the hand as its seat knows it (``TrickTakingEnv.public_record``) |
+| ``view.unwrapped.resample_from_infostate(agent_name, rng)`` | a world consistent with what its seat knows |
+| ``view.unwrapped.game_name``, ``config``, ``num_actions``, ``num_seats``, ``deck`` ... | the table's public settings |
+
+Everything else — ``state()``, ``kernel_state()``, ``game_record()``, another seat's observation or
+resampling, private attributes — raises ``PermissionError`` naming what is allowed. The live env is kept
+in a closure, not as an attribute, so ``vars(view)`` or ``view.unwrapped.__dict__`` hold nothing of it.
+(Python cannot sandbox code running in the same process: introspection of closures or frames would still
+reach it. A plug-in that must be kept out for certain belongs in another process.)
+"""
+
+from __future__ import annotations
+
+PUBLIC_ENV_ATTRIBUTES = frozenset(
+    {
+        "agent_selection", "agents", "possible_agents", "terminations", "truncations", "rewards",
+        "_cumulative_rewards", "infos", "num_agents", "max_num_agents", "metadata", "agent_name_mapping",
+    }
+)
+"""Attributes of the env every seat may read (turn order, who is done, rewards handed out)."""
+PUBLIC_TABLE_ATTRIBUTES = frozenset(
+    {
+        "game_name", "config", "num_actions", "num_seats", "deck", "action_names", "observation_type",
+        "obs_size", "possible_agents", "agent_name_mapping", "agent_selection", "metadata",
+    }
+)
+"""Public settings of the table readable through ``view.unwrapped``."""
+
+
+class SeatView:
+    """The env as seen from one seat (module docstring)."""
+
+    __slots__ = ("_access",)
+
+    def __init__(self, env, agent: str) -> None:
+        table = env.unwrapped
+        if agent not in table.possible_agents:
+            raise ValueError(f"unknown agent {agent!r}; the table seats {table.possible_agents}")
+        unwrapped = _TableView(table, agent)
+
+        def access(name: str):
+            if name == "unwrapped":
+                return unwrapped
+            if name == "observe":
+                return lambda who: table.observe(_own(who, agent, "observe"))
+            if name in ("observation_space", "action_space"):
+                return getattr(table, name)
+            if name in PUBLIC_ENV_ATTRIBUTES:
+                return getattr(table, name)
+            raise PermissionError(_refusal(name, agent))
+
+        object.__setattr__(self, "_access", access)
+
+    def __getattr__(self, name: str):
+        return object.__getattribute__(self, "_access")(name)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise PermissionError("an agent's view of the table is read-only")
+
+    def __repr__(self) -> str:
+        return f"SeatView({self.unwrapped.game_name}, {self.unwrapped.seat_agent})"
+
+
+class _TableView:
+    """``SeatView.unwrapped``: the public methods of the table for one seat."""
+
+    __slots__ = ("_access", "seat_agent")
+
+    def __init__(self, table, agent: str) -> None:
+        def public_record() -> dict:
+            return table.public_record(agent)
+
+        def legal_actions() -> list[int]:
+            return table.legal_actions() if table.agent_selection == agent else []
+
+        def legal_action_strings() -> list[str]:
+            return [table.action_to_string(a) for a in legal_actions()]
+
+        def resample(who: str, rng):
+            return table.resample_from_infostate(_own(who, agent, "resample_from_infostate"), rng)
+
+        methods = {
+            "action_to_string": table.action_to_string,
+            "string_to_action": table.string_to_action,
+            "legal_actions": legal_actions,
+            "legal_action_strings": legal_action_strings,
+            "public_record": public_record,
+            "resample_from_infostate": resample,
+            "observe": lambda who: table.observe(_own(who, agent, "observe")),
+        }
+
+        def access(name: str):
+            if name in methods:
+                return methods[name]
+            if name in PUBLIC_TABLE_ATTRIBUTES:
+                return getattr(table, name)
+            raise PermissionError(_refusal(name, agent))
+
+        object.__setattr__(self, "_access", access)
+        object.__setattr__(self, "seat_agent", agent)
+
+    def __getattr__(self, name: str):
+        return object.__getattribute__(self, "_access")(name)
+
+    @property
+    def unwrapped(self) -> _TableView:
+        return self
+
+    def __setattr__(self, name: str, value) -> None:
+        raise PermissionError("an agent's view of the table is read-only")
+
+
+def _own(who: str, agent: str, what: str) -> str:
+    if who != agent:
+        raise PermissionError(f"{agent}'s view of the table cannot {what} for {who!r}: only for {agent!r}")
+    return who
+
+
+def _refusal(name: str, agent: str) -> str:
+    allowed = "observe, observation_space, action_space, " + ", ".join(sorted(PUBLIC_ENV_ATTRIBUTES))
+    return (
+        f"{name!r} is not available through {agent}'s view of the table (it could show cards the seat "
+        f"cannot see). Allowed: {allowed}; on .unwrapped: action_to_string, string_to_action, legal_actions, "
+        f"legal_action_strings, public_record, resample_from_infostate, "
+        + ", ".join(sorted(PUBLIC_TABLE_ATTRIBUTES))
+    )
