@@ -1,8 +1,8 @@
 """Deep Monte-Carlo self-play (the DouZero recipe) on the compiled batch envs, for every game and variant.
 
-    python experiments/dmc.py --game bavarian --time-limit-minutes 30
-    python experiments/dmc.py --game knuffeln --config talk=lexicon --total-decisions 50_000_000
-    python experiments/dmc.py --game palatinate --resume runs/palatinate__dmc__1__1700000000/checkpoint.pt
+    python -m experiments.dmc --game bavarian --time-limit-minutes 30
+    python -m experiments.dmc --game knuffeln --config talk=lexicon --total-decisions 50_000_000
+    python -m experiments.dmc --game palatinate --resume runs/palatinate__dmc__1__1700000000/checkpoint.pt
 
 A Q network scores every action of the seat to act, ``q(s, a)``, from the seat's observation and fixed
 action features (``agents.neural.network``). Actors play every seat of ``num_envs`` hands at once in the

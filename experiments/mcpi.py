@@ -1,8 +1,8 @@
 """Monte-Carlo policy iteration with batched rollouts: every legal action of sampled decisions is scored by
 playing the hand out with the current policy, and the Q head learns those values.
 
-    python experiments/warm_start.py --game bavarian --run-dir runs/bavarian_warm
-    python experiments/mcpi.py --game bavarian --init-from runs/bavarian_warm/final.pt --time-limit-minutes 40
+    python -m experiments.warm_start --game bavarian --run-dir runs/bavarian_warm
+    python -m experiments.mcpi --game bavarian --init-from runs/bavarian_warm/final.pt --time-limit-minutes 40
 
 Deep Monte-Carlo (``experiments/dmc.py``) learns q(s, a) from one return per decision, and a hand's
 return is dominated by the deal. Here the deal is held fixed across the actions compared: actors play

@@ -1,7 +1,7 @@
 """The recipe of the shipped ``neural`` agents in one command: a warm start from a teacher, then
 reinforcement learning from it, within one budget.
 
-    python experiments/pipeline.py --game bavarian --budget-cpu-minutes 110 --seed 1
+    python -m experiments.pipeline --game bavarian --budget-cpu-minutes 110 --seed 1
 
 1. ``experiments/warm_start.py``: the teacher (``rules``) plays ``teacher_decisions`` decisions in worker
    processes, and a network learns to imitate them (policy head) and to predict their returns (value

@@ -1,8 +1,8 @@
 """Masked PPO self-play on the compiled batch envs, one shared policy for every seat, with an opponent pool.
 
-    python experiments/ppo.py --game asserufen --time-limit-minutes 30
-    python experiments/ppo.py --game knuffeln --config talk=tokens:8 --opponent-fraction 0.3
-    python experiments/ppo.py --game bavarian --init-from runs/bavarian__warm_start__1__.../final.pt
+    python -m experiments.ppo --game asserufen --time-limit-minutes 30
+    python -m experiments.ppo --game knuffeln --config talk=tokens:8 --opponent-fraction 0.3
+    python -m experiments.ppo --game bavarian --init-from runs/bavarian__warm_start__1__.../final.pt
 
 One network (``agents.neural.network``) gives the policy's logits over every action and the value of the
 seat to act, from that seat's observation; illegal actions get a large negative logit (the action mask

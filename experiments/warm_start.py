@@ -2,8 +2,8 @@
 estimates the returns they lead to. Its checkpoint starts ``experiments/ppo.py`` or ``experiments/dmc.py``
 (``--init-from``) near the teacher's strength instead of at random play.
 
-    python experiments/warm_start.py --game bavarian --teacher rules --decisions 1_000_000
-    python experiments/ppo.py --game bavarian --init-from runs/bavarian__warm_start__1__.../final.pt
+    python -m experiments.warm_start --game bavarian --teacher rules --decisions 1_000_000
+    python -m experiments.ppo --game bavarian --init-from runs/bavarian__warm_start__1__.../final.pt
 
 **Teacher data.** ``workers`` processes play whole hands through the game's PettingZoo env, every seat
 the ``teacher`` (any ``agents.make`` name, default ``rules``), each decision replaced with probability
@@ -203,7 +203,7 @@ def fit(args: Args, network, data: dict, scale: float, rng: np.random.Generator,
                 progress.update(task, advance=args.batch_size)
             if step % 50 == 0:
                 for name, value in losses.items():
-                    writer.add_scalar(f"losses/{name}", float(value), step)
+                    writer.add_scalar(f"losses/{name}", float(value.detach()), step)
         metrics = held_out_metrics(network, data, test_rows, scale, device)
         for name, value in metrics.items():
             writer.add_scalar(f"charts/held_out_{name}", value, epoch + 1)

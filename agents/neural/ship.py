@@ -5,8 +5,8 @@
 writes ``agents/neural/checkpoints/<game>.pt`` (the network alone: no optimizer or opponent pool) and
 ``<game>.json``: every training stage that led to it (its ``--init-from`` chain, e.g. a warm start then
 PPO), each with its exact command, seed, commit, decisions and wall/CPU seconds; the budget summed over
-the stages; and the duplicate arena matches of the shipped agent against ``rules`` (and ``pimc``) with
-their commands, so that the numbers can be checked.
+the stages; and the duplicate arena matches of the shipped agent against ``random``, ``rules`` and
+``pimc`` with their commands, so that the numbers can be checked.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from .checkpoint import SHIPPED_DIR, load_checkpoint, save_checkpoint
 class Args:
     checkpoint: str
     """the checkpoint to ship (a run's final.pt, or eval/decisions_N.pt)"""
+    random_hands: int = 100
+    """deals of the match against random (0: none)"""
     rules_hands: int = 300
     """deals of the match against rules (0: none)"""
     pimc_hands: int = 100
@@ -113,7 +115,7 @@ def main(args: Args) -> dict:
         "machine_load": args.machine_load,
         "evaluation": [],
     }
-    for opponent, hands in (("rules", args.rules_hands), ("pimc", args.pimc_hands)):
+    for opponent, hands in (("random", args.random_hands), ("rules", args.rules_hands), ("pimc", args.pimc_hands)):
         if hands:
             record["evaluation"].append(arena_result(target, game, opponent, hands, args.seed, args.workers))
             print(json.dumps(record["evaluation"][-1]), flush=True)
