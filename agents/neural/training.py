@@ -57,7 +57,13 @@ def run_name(game: str, algo: str, seed: int) -> str:
 
 
 def command_line() -> str:
-    return " ".join(shlex.quote(part) for part in [os.path.basename(sys.executable), *sys.argv])
+    """This process's command, as run from the repository root: a script of the repository is written as
+    ``python -m package.module`` (how ``-m`` was called; ``sys.argv[0]`` then holds its absolute path)."""
+    script, root = Path(sys.argv[0]).resolve(), Path(__file__).resolve().parents[2]
+    head = [script.name]
+    if script.suffix == ".py" and script.is_relative_to(root):
+        head = ["-m", ".".join(script.relative_to(root).with_suffix("").parts)]
+    return " ".join(shlex.quote(part) for part in ["python", *head, *sys.argv[1:]])
 
 
 def new_network(game: str, config: dict, hidden, features: str = "cards") -> TrickNet:
