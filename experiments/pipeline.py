@@ -57,6 +57,8 @@ class Args:
     """further arguments of the RL stage as key=value (e.g. learning_rate=1e-4 opponent_fraction=0.3)"""
     eval_every: int = 4_000_000
     """decisions between evaluations against rules in the RL stage"""
+    eval_hands: int = 100
+    """deals of each evaluation against rules (the warm start's final one too; 0: none)"""
     progress: bool = True
     """show progress bars"""
 
@@ -68,7 +70,7 @@ def main(args: Args) -> dict:
     start_wall, start_cpu = time.perf_counter(), cpu_seconds()
     warm = warm_start.main(warm_start.Args(
         game=args.game, config=args.config, seed=args.seed, run_dir=str(root / "warm"),
-        decisions=args.teacher_decisions, epochs=args.warm_epochs, workers=args.workers, eval_hands=0,
+        decisions=args.teacher_decisions, epochs=args.warm_epochs, workers=args.workers, eval_hands=args.eval_hands,
         progress=args.progress,
     ))
     spent_cpu = (cpu_seconds() - start_cpu) / 60
@@ -76,7 +78,8 @@ def main(args: Args) -> dict:
     module = ALGORITHMS[args.algo]
     command = [
         f"--game={args.game}", f"--seed={args.seed}", f"--init-from={warm['final']}", f"--run-dir={root / 'rl'}",
-        f"--eval-every={args.eval_every}", f"--save-every={args.eval_every}",
+        f"--eval-every={args.eval_every if args.eval_hands else 0}", f"--eval-hands={max(args.eval_hands, 1)}",
+        f"--save-every={args.eval_every}",
         f"--cpu-limit-minutes={args.budget_cpu_minutes - spent_cpu}",
     ]
     if args.budget_wall_minutes is not None:
