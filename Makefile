@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench bench-quick clean play signalling
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch is pinned: an unpinned install may pull a multi-GB CUDA build where a CPU build is wanted.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,torch,play,sb3,torchrl]'
+	$(PY) -m pip install --quiet -e '.[dev,torch,play,sb3,torchrl,tianshou]'
 	touch $(STAMP)
 
 run: $(STAMP)

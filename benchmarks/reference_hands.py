@@ -27,7 +27,7 @@ def _bavarian(rng: random.Random, config: dict) -> list:
 
 
 def _palatinate(rng: random.Random, config: dict) -> list:
-    from schafkopf_env import palatinate_reference as ref
+    from schafkopf_env.palatinate import reference as ref
 
     players = config.get("players", 3)
     pack = list(ref.ALL_CARDS)
@@ -43,7 +43,7 @@ def _palatinate(rng: random.Random, config: dict) -> list:
 
 
 def _asserufen(rng: random.Random, config: dict) -> list:
-    from schafkopf_env import asserufen_reference as ref
+    from schafkopf_env.asserufen import reference as ref
 
     pack = ref.all_cards()
     rng.shuffle(pack)
@@ -54,7 +54,7 @@ def _asserufen(rng: random.Random, config: dict) -> list:
 
 
 def _knuffeln(rng: random.Random, config: dict) -> list:
-    from knuffeln_env import reference as ref
+    from knuffeln_env.knuffeln import reference as ref
 
     variant = config.get("variant", "bohmstedt")
     players = config.get("players", 4)

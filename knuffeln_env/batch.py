@@ -19,10 +19,11 @@ validated and encoded exactly as there. With five players each row has five seat
 other (``silent``, ``say:N``, ``show:C``, ``token:N``).
 
 **Matches** (``match=True``, four players), as in the AEC env: an episode is a match of hands scored on
-the ladder. When a hand ends and no team has wiped all its rungs, the row continues at once with the
-next hand of the match (the deal passes to the left; ``terminated`` stays False and rewards 0); when a
-team has wiped its last rung, the row's rewards are +1 for each winner and -1 for each loser (±2 for a
-Brille), ``terminated`` is True and a new match begins. Observations end with the three match features
+the ladder (the compiled rule of ``knuffeln_env.knuffeln.match``, which the AEC env uses too). When a hand
+ends and no team has wiped all its rungs, the row continues at once with the next hand of the match (the
+deal passes to the left; ``terminated`` stays False and rewards 0); when a team has wiped its last rung,
+the row's rewards are +1 for each winner and -1 for each loser (±2 for a Brille), ``terminated`` is True
+and a new match begins. Observations end with the three match features
 of the AEC env (rungs left for the observer's team, for the other team, hands played); ``ladders()``
 returns them per row (``int64 (N, 3)``: team 0's rungs, team 1's rungs, hands played), and
 ``load_states(states, rows=None, ladders=None)`` sets them with the hands (default: a fresh match).
@@ -44,14 +45,13 @@ from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer
 from trick_core.bits import uniform_below_modulo
 from trick_core.specialise import code_fingerprint, compile_copies
 
-from . import kernel as knuffeln_kernel
 from . import knuffeln_v0
-from .knuffeln_v0 import LADDER_RUNGS, MATCH_FEATURES
+from .knuffeln import kernel as knuffeln_kernel
+from .knuffeln import match as match_play
+from .knuffeln.match import HANDS_PLAYED, LADDER_RUNGS, LADDER_SIZE, TEAM_0_RUNGS, TEAM_1_RUNGS
 
-GAME = "knuffeln"
+GAME = knuffeln_kernel.GAME
 ENV_ONLY_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
-TEAM_0_RUNGS, TEAM_1_RUNGS, HANDS_PLAYED = range(MATCH_FEATURES)
-"""Columns of ``ladders()``."""
 
 __all__ = ["BatchEnv", "BatchStep", "play_random_hands", "random_hand_player"]
 
@@ -95,15 +95,14 @@ class BatchEnv(BatchEnvCore):
             params=_hand_params(aec_env),
         )
         self.config = dict(config)
-        self._ladders = np.zeros((self.num_envs, MATCH_FEATURES), dtype=np.int64)
-        self._ladders[:, [TEAM_0_RUNGS, TEAM_1_RUNGS]] = LADDER_RUNGS
+        self._ladders = np.tile(match_play.new_ladder(), (self.num_envs, 1))
         self._cards = np.zeros((self.num_envs, knuffeln_kernel.NUM_CARDS), dtype=np.int64)
         if self.match:
             self._match_loops = _match_loops(self.parallel)
 
     def ladders(self) -> np.ndarray:
-        """Match play: ``int64 (num_envs, 3)``, each row's rungs left for team 0 (seats 0, 2) and team 1
-        (seats 1, 3) and the hands played so far in its match (a copy)."""
+        """Match play: ``int64 (num_envs, 3)``, each row's ladder (``knuffeln_env.knuffeln.match``): rungs left
+        for team 0 (seats 0, 2) and team 1 (seats 1, 3) and the hands played so far in its match (a copy)."""
         if not self.match:
             raise ValueError(f"{GAME}: ladders exist only with match=True")
         return self._ladders.copy()
@@ -114,10 +113,11 @@ class BatchEnv(BatchEnvCore):
         if ladders is not None and not self.match:
             raise ValueError(f"{GAME}: ladders can be loaded only with match=True")
         count = self.num_envs if rows is None else len(rows)
-        fresh = np.array([LADDER_RUNGS, LADDER_RUNGS, 0], dtype=np.int64)
-        ladders = np.broadcast_to(fresh, (count, MATCH_FEATURES)) if ladders is None else np.asarray(ladders)
-        if ladders.shape != (count, MATCH_FEATURES) or not np.issubdtype(ladders.dtype, np.integer):
-            raise ValueError(f"{GAME}: ladders must be an integer array of shape ({count}, {MATCH_FEATURES})")
+        if ladders is None:
+            ladders = np.broadcast_to(match_play.new_ladder(), (count, LADDER_SIZE))
+        ladders = np.asarray(ladders)
+        if ladders.shape != (count, LADDER_SIZE) or not np.issubdtype(ladders.dtype, np.integer):
+            raise ValueError(f"{GAME}: ladders must be an integer array of shape ({count}, {LADDER_SIZE})")
         rungs = ladders[:, [TEAM_0_RUNGS, TEAM_1_RUNGS]]
         if ladders.size and (rungs.min() < 1 or rungs.max() > LADDER_RUNGS or ladders[:, HANDS_PLAYED].min() < 0):
             raise ValueError(f"{GAME}: a match in progress has 1..{LADDER_RUNGS} rungs left per team")
@@ -191,37 +191,15 @@ def deal_next_hand_of_match(state, params, dealer, rng, cards):
     knuffeln_kernel.init_state(state, params, dealer, cards)
 
 
-def score_hand_on_ladder(state, ladder):
-    """Wipe the winners' rungs for the finished hand; return the match points if that ended the match
-    (2 for a Brille: all four rungs in one hand, else 1), or 0 when the match goes on."""
-    kind = state[knuffeln_kernel.S_RESULT_KIND]
-    winners = state[knuffeln_kernel.S_WINNER_TEAM]
-    if kind == knuffeln_kernel.RESULT_MARCH or kind == knuffeln_kernel.RESULT_FAILED_MARCH:
-        wiped = LADDER_RUNGS
-    else:
-        wiped = (2 if kind == knuffeln_kernel.RESULT_JANN else 1) + state[knuffeln_kernel.S_ACCEPTED]
-    before = ladder[winners]
-    ladder[winners] = max(0, before - wiped)
-    ladder[HANDS_PLAYED] += 1
-    if ladder[winners] > 0:
-        return 0.0
-    return 2.0 if before == LADDER_RUNGS else 1.0
-
-
 def observe_in_match(state, seat, obs_type, ladder, out):
-    """The hand's observation followed by the match features (the observer's team's rungs first)."""
-    hand_size = out.shape[0] - MATCH_FEATURES
+    """The hand's observation followed by the match features (``match.write_match_features``)."""
+    hand_size = out.shape[0] - match_play.MATCH_FEATURES
     knuffeln_kernel.observe(state, seat, obs_type, out[:hand_size])
-    team = seat % 2
-    out[hand_size] = ladder[team]
-    out[hand_size + 1] = ladder[1 - team]
-    out[hand_size + 2] = ladder[HANDS_PLAYED]
+    match_play.write_match_features(ladder, seat, out, hand_size)
 
 
 def start_match(state, params, rng, ladder):
-    ladder[TEAM_0_RUNGS] = LADDER_RUNGS
-    ladder[TEAM_1_RUNGS] = LADDER_RUNGS
-    ladder[HANDS_PLAYED] = 0
+    match_play.reset_ladder(ladder)
     knuffeln_kernel.deal_random(state, params, rng)
 
 
@@ -243,15 +221,14 @@ def match_step_rows(states, params, deal_rngs, actions, obs_type, observations, 
         seat = advance(state, actions[i], action_masks[i])
         if seat < 0:
             winners = state[knuffeln_kernel.S_WINNER_TEAM]
-            points = score_hand_on_ladder(state, ladders[i])
+            points = match_play.score_hand_on_ladder(state, ladders[i])
             if points > 0.0:
                 terminated[i] = True
                 for s in range(rewards.shape[1]):
                     rewards[i, s] = points if s % 2 == winners else -points
                 start_match(state, params, deal_rngs[i], ladders[i])
             else:
-                dealer = (state[knuffeln_kernel.S_DEALER] + 1) % rewards.shape[1]
-                deal_next_hand_of_match(state, params, dealer, deal_rngs[i], cards[i])
+                deal_next_hand_of_match(state, params, match_play.next_dealer(state), deal_rngs[i], cards[i])
             seat = knuffeln_kernel.current_seat(state)
             knuffeln_kernel.legal_action_mask(state, action_masks[i])
         current_players[i] = seat
@@ -273,15 +250,14 @@ def match_refresh_rows(states, rows, obs_type, observations, action_masks, curre
         observe_in_match(states[i], seat, obs_type, ladders[i], observations[i])
 
 
-_MATCH_TEMPLATES = (deal_next_hand_of_match, score_hand_on_ladder, observe_in_match, start_match,
-                    match_reset_rows, match_step_rows, match_observe_rows, match_refresh_rows)
-_SERIAL_MATCH_TEMPLATES = ("deal_next_hand_of_match", "score_hand_on_ladder", "observe_in_match", "start_match",
-                           "match_refresh_rows")
+_MATCH_TEMPLATES = (deal_next_hand_of_match, observe_in_match, start_match, match_reset_rows, match_step_rows,
+                    match_observe_rows, match_refresh_rows)
+_SERIAL_MATCH_TEMPLATES = ("deal_next_hand_of_match", "observe_in_match", "start_match", "match_refresh_rows")
 
 
 @functools.cache
 def _match_loops(parallel: bool):
-    tag = f"{batch_loops.variant_tag(parallel)}__{code_fingerprint(knuffeln_kernel)}"
+    tag = f"{batch_loops.variant_tag(parallel)}__{code_fingerprint(knuffeln_kernel, match_play)}"
     namespace = {**globals(), "advance": drivers.compiled(knuffeln_kernel).advance}
     decorator = batch_loops.decorator_for(parallel, _SERIAL_MATCH_TEMPLATES)
     return compile_copies(_MATCH_TEMPLATES, namespace, tag, decorator)

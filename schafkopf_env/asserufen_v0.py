@@ -1,101 +1,78 @@
-"""Asserufen — Palatinate Schafkopf for four players with a called ace (PettingZoo AEC).
+"""Asserufen (``schafkopf_env.asserufen_v0``)
+
+One episode is one hand of Asserufen, Palatinate Schafkopf for four players with a called ace
+(``docs/rules/palatinate_schafkopf.md#3-asserufen-for-four-active-players``, with the common rules of
+section 1): one pass of bids, the called card or the trump suit, contra and re, eight tricks, settlement
+in units. The rules run in the compiled kernel ``schafkopf_env.asserufen.kernel`` (one call per step);
+``schafkopf_env.asserufen.reference`` is the plain-Python twin the kernel is tested against.
 
 ```python
-import numpy as np
+import random
 from schafkopf_env import asserufen_v0
-env = asserufen_v0.env(observation_type="observation")   # or "information_state", "perfect"
+env = asserufen_v0.env(render_mode="ansi", max_doublings=2)
 env.reset(seed=0)
+choose = random.Random(0).choice
 for agent in env.agent_iter():
-    obs, reward, termination, truncation, info = env.last()
-    action = None if termination else int(np.flatnonzero(obs["action_mask"])[0])
-    env.step(action)
+    if env.terminations[agent]:  # the hand is over: every agent steps None once
+        env.step(None)
+        continue
+    legal = env.unwrapped.legal_action_strings()  # e.g. ["weg", "haenge_an", "solo", ...]
+    env.step(env.unwrapped.string_to_action(choose(legal)))
+print(env.render())  # the hands, the contract and the result
 ```
 
 | | |
 |---|---|
-| agents | ``player_0`` … ``player_3`` (seat ``i``; play is clockwise in increasing seat order) |
-| action space | ``Discrete(56)`` for every agent |
-| observation space | ``Dict("observation": Box(0, 120, (N,), float32), "action_mask": Box(0, 1, (56,), int8))`` |
-| ``N`` | 408 (``"observation"``), 1528 (``"information_state"``), 1656 (``"perfect"``) |
-| one episode | one hand |
-| rewards | the settlement in game points (units), zero-sum, all at the end |
+| Import | `from schafkopf_env import asserufen_v0` |
+| Agents | `player_0` `player_1` `player_2` `player_3` (seat = index; play is clockwise in seat order) |
+| Action space | `Discrete(56)` |
+| Observation space | `Dict(observation=Box(0, 120, (N,), float32), action_mask=Box(0, 1, (56,), int8))` |
+| N | 408 (`observation`), 1528 (`information_state`), 1656 (`perfect`) |
+| Rewards | the settlement in units at the end of the hand (zero-sum); 0 before |
 
-## Rules (``shared/rules/palatinate_schafkopf.md`` sections 1 and 3)
+**The game in brief.** 32 French cards (`C S H D` × `A 10 K Q J 9 8 7`; A 11, 10 10, K 4, Q 3, J 2: 120
+points), eight each, dealt in packets of four; no skat. All Queens and Jacks are the top trumps
+(`CQ SQ HQ DQ CJ SJ HJ DJ`), then the trump suit's `A 10 K 9 8 7`; follow the led effective suit if you
+can, no obligation to beat or trump. Forehand (left of the dealer) speaks and leads first. In one pass
+each player says `weg` or bids higher: `haenge_an` (the ace-call game: hearts trump, the declarer calls a
+non-heart ace it does not hold — a ten holding all three aces, a King holding the tens too — and its
+holder is the secret partner), `darf_man` (only directly over `haenge_an`: the `haenge_an` player then
+accepts and lets the `darf_man` player declare, or refuses and declares itself), `solo`, `heart_solo`,
+`solo_du`, `heart_solo_du` (alone against three; a Du must take all eight tricks). While the first trick
+led in the called suit is incomplete, the called card's holder must play it when another player leads
+the suit, must lead it when leading the suit (unless running away with four or more cards of it) and may
+not discard it. Each player but the declarer is offered `contra` before their first card; after a double
+everyone else is asked `re` / `no_double` in turn. Value: game 1, hearts (heart solos), schneider,
+schwarz, hoch from three top trumps; ×2 for a Du, ×2 per double.
 
-32 French cards (``C S H D``, ``A 10 K Q J 9 8 7``; A 11, 10 10, K 4, Q 3, J 2: 120 points). All Queens and
-Jacks are permanent top trumps, ``CQ SQ HQ DQ CJ SJ HJ DJ``, then the trump suit's ``A 10 K 9 8 7``;
-plain suits rank ``A 10 K 9 8 7``. Follow the led effective suit if possible, else play anything; no
-obligation to beat or trump. Eight cards each, dealt in packets of four from forehand (left of the
-dealer); no skat. Forehand speaks and leads first.
+The decisions the project took where the rules are silent are listed, with their reasons, as A1–A12 in
+`docs/rules/palatinate_schafkopf.md#decisions-asserufen`.
 
-**Bidding**: one pass in seat order from forehand; each player says ``weg`` (and takes no further part)
-or bids higher on the ladder ``haenge_an < darf_man < solo < heart_solo < solo_du < heart_solo_du``:
-``haenge_an`` only as the first bid, ``darf_man`` only directly over ``haenge_an`` and only by a player
-holding a non-heart plain card of a suit whose ace they do not hold. If ``darf_man`` stands highest the
-``haenge_an`` player answers ``accept`` (the darf_man bidder declares) or ``refuse`` (declares himself).
-All four ``weg``: thrown in, all rewards zero.
+## Arguments
 
-**Contracts**: the ace-call game (hearts trump; the declarer calls ``call:C|S|D`` the ace of a non-trump
-suit not held, of a suit in which they hold a plain card if there is one, else any ace not held; holding
-all three aces ``call:C10|S10|D10`` a ten not held; holding all three tens too ``call:CK|SK|DK`` a King not
-held — never a card of one's own hand). The holder of the called card is the partner, secret until the
-called card is played, the partner says ``re``, or the partner runs away (below). Solo and Solo Du: the
-declarer names ``trump:C|S|D``; Heart Solo (Du): hearts. A solo declarer plays alone against three; in a Du
-the declarer must take all eight tricks and the hand ends, lost, when the opponents win a trick.
+`env(max_doublings=4, render_mode=None, observation_type="observation", illegal_action="raise")`
+(`raw_env` takes the same):
 
-**The called card in play** (ace, ten or King alike), while the first trick led in the called suit is not
-complete: (1) if another player leads the called suit, the partner must play the called card to that
-trick; (2) a partner leading the called suit must lead the called card unless holding four or more cards
-of the suit (Queens and Jacks are trumps, not suit cards); (3) it may not be discarded to a trick of another
-suit (trumps included) unless it is the partner's last card; (4) leading a lower card of the suit with four
-or more is running away. Once that first trick led in the called suit is complete all of this ends (a
-runaway partner may then discard the called card freely); if the called card is not in that trick, the
-leader is publicly the partner.
+- `max_doublings`: 0 to 8 (0: no contra at all); doubling stops there.
+- `render_mode`: `None`, `"ansi"` (`render()` returns the table as text) or `"human"` (prints it).
+- `observation_type`: `"observation"`, `"information_state"` (adds perfect recall) or `"perfect"` (adds
+  every hand, for centralised critics).
+- `illegal_action`: `"raise"` (default: `ValueError` naming the move and the legal ones) or
+  `"terminate"` (PettingZoo's `TerminateIllegalWrapper` convention, below).
 
-**Contra** (pinned): each player except the declarer is offered ``contra`` / ``no_double`` before
-their own first card, as long as nobody has doubled. After a double every other player, starting left of
-the doubler, is asked ``re`` / ``no_double``; only members of the doubled side may say ``re``; a ``re``
-restarts the asking left of that player; doubling stops after three answers in a row without a double or
-when ``max_doublings`` is reached. Then the player who was about to play plays.
+Any other option raises `ValueError`.
 
-**Value**: game 1, +1 hearts in Heart Solo / Heart Solo Du only (never in the ace-call game), schneider
-+1 (the losing side has under 30 card points; 61 wins for the declarer's side, 60 for the opponents),
-schwarz +1 (the losing side took no trick), hoch +n for ``n >= 3`` consecutive top trumps from ``CQ``
-down held at the start by one side ("with" or "without"; the declarer's side is declarer + partner), no
-solo point; a Du counts schneider and schwarz, won or lost, and doubles the value; each double doubles.
+## Observation space
 
-**Settlement (rewards)**: ace-call game: declarer and partner each ``+value`` if they won, the two
-opponents each ``-value`` (signs reversed on a loss). Solo: each opponent ``-value``, the declarer
-``+3 * value`` (reversed on a loss). Source examples: an ace-call game whose side held the top four trumps
-and took 94 points is worth 6 (+6 +6 -6 -6); a won Heart Solo whose declarer held ``CQ SQ`` but not ``HQ``
-with 65 points is worth 2 (declarer +6, each opponent -2).
+`observation["action_mask"]` marks the legal actions of the agent to act (all zeros for the others).
+`observation["observation"]` holds all and only what the seat may know. Seats in it are **relative**:
+0 = the observing seat, 1 = the next seat (left), 2 = across, 3 = the previous seat. Cards are one-hot in
+the layout order `CA C10 CK CQ CJ C9 C8 C7 SA … D7`. The partner's seat is set only once the partnership
+is public, or when the observer holds the called card itself. Card points are kept per player: until the
+partnership is known every player keeps their tricks separately, and the figures are public anyway.
 
-## Actions
-
-| index | string | when |
-|---|---|---|
-| 0 | ``weg`` | bidding |
-| 1..6 | ``haenge_an`` ``darf_man`` ``solo`` ``heart_solo`` ``solo_du`` ``heart_solo_du`` | bidding |
-| 7, 8 | ``accept``, ``refuse`` | the haenge_an player's answer to darf_man |
-| 9..11 | ``call:C`` ``call:S`` ``call:D`` | the ace-call declarer calls an ace |
-| 12..14 | ``call:C10`` ``call:S10`` ``call:D10`` | … a ten (holding all three aces) |
-| 15..17 | ``call:CK`` ``call:SK`` ``call:DK`` | … a King (holding all three aces and tens) |
-| 18..20 | ``trump:C`` ``trump:S`` ``trump:D`` | Solo / Solo Du declarer names trump |
-| 21 | ``contra`` | first double, offered before one's first card |
-| 22 | ``re`` | any further double |
-| 23 | ``no_double`` | declining a contra offer or a doubling question |
-| 24..55 | ``CA`` ``C10`` ``CK`` ``CQ`` ``CJ`` ``C9`` ``C8`` ``C7`` ``SA`` … ``D7`` | card plays (``24 + card``) |
-
-``action_mask`` marks the legal actions of the agent to act (all zeros for others).
-
-## Observation
-
-Seats in the observation are relative to the observer: 0 self, 1 left (next to play), 2 across,
-3 right. Cards are one-hot in the layout order ``CA C10 CK CQ CJ C9 C8 C7 SA … D7``. The observation
-holds all and only what the seat may know: in particular the partner's seat is set only once the
-partnership is public or when the observer holds the called card itself.
-
-``"observation"`` (408):
+`observation_type="observation"` (408 entries; it shows who played which card and the trick in progress,
+not how earlier tricks were grouped):
 
 | index | content |
 |---|---|
@@ -121,66 +98,58 @@ partnership is public or when the observer holds the called card itself.
 | 403..406 | card points taken per relative seat |
 | 407..407 | tricks completed (count) |
 
-Card points are kept per player: until the partnership is known every player keeps their tricks
-separately, and the per-player figures are public anyway.
-
-``"information_state"`` (1528) = the above, plus (perfect recall):
+`observation_type="information_state"` (1528 entries, perfect recall) appends:
 
 | index | content |
 |---|---|
 | 408..1495 | trick history: 8 tricks x (leader 4, card by relative seat 4 x 32, winner 4) |
 | 1496..1527 | doubling history: 8 slots x the relative seat that said the k-th double |
 
-``"perfect"`` (1656) = ``"information_state"`` plus every hand (for centralized critics):
+`observation_type="perfect"` (1656 entries) appends every hand:
 
 | index | content |
 |---|---|
 | 1528..1655 | cards still held by each relative seat (4 x 32) |
 
-## Configuration
+## Action space
 
-``env(max_doublings=4, render_mode=None, observation_type="observation", illegal_action="raise")``;
-``max_doublings`` in ``0..8`` (0: no contra at all). ``illegal_action="terminate"`` follows PettingZoo's
-``TerminateIllegalWrapper``: the offender gets -1, everyone is terminated. Any other option raises
-``ValueError``.
+| index | string | when |
+|---|---|---|
+| 0 | `weg` | bidding: no bid |
+| 1..6 | `haenge_an` `darf_man` `solo` `heart_solo` `solo_du` `heart_solo_du` | bidding |
+| 7, 8 | `accept`, `refuse` | the `haenge_an` player's answer to `darf_man` |
+| 9..11 | `call:C` `call:S` `call:D` | the ace-call declarer calls an ace |
+| 12..14 | `call:C10` `call:S10` `call:D10` | … a ten (holding all three aces) |
+| 15..17 | `call:CK` `call:SK` `call:DK` | … a King (holding all three aces and tens) |
+| 18..20 | `trump:C` `trump:S` `trump:D` | a Solo or Solo Du declarer names trump |
+| 21 | `contra` | the first double, offered before one's first card |
+| 22 | `re` | any further double |
+| 23 | `no_double` | declining a contra offer or a doubling question |
+| 24..55 | `CA` `C10` `CK` `CQ` `CJ` `C9` `C8` `C7` `SA` … `D7` | play that card (`24 + card`) |
 
-Fixed deals: ``reset(options={"dealer": d, "hands": {"player_0": ["CQ", ...], ...}})`` (8 cards each,
-all 32 once; ``dealer`` defaults to 0; ``{"dealer": d}`` alone deals at random with that dealer);
-``reset(options={"record": rec})`` restores a ``game_record()``.
+`env.unwrapped.action_to_string(a)` / `string_to_action(s)` convert; `legal_action_strings()` lists the
+legal ones.
 
-Beyond PettingZoo (on ``env.unwrapped``): ``state()``, ``resample_from_infostate(agent, rng)``,
-``playout_values(actions, playouts, seed)``, ``kernel_state()``, plus the base class's
-``action_to_string``, ``string_to_action``, ``legal_actions``, ``legal_action_strings``,
-``game_record``, ``replay``, ``clone``.
+## Rewards
 
-## Pins and decisions (where the rules are silent)
+At the end of the hand each agent receives its settlement in units (the sum over the episode equals it;
+the four sum to zero); nothing before (a lost Du ends at the trick the opponents win). Ace-call game:
+declarer and partner `+value` each, the opponents `-value` each (reversed on a loss); a solo: each
+opponent `-value`, the declarer `+3 × value`. A thrown-in hand (four times `weg`) ends with all zeros.
+With `illegal_action="terminate"` an illegal move ends the episode with -1 for the offender and 0 for the
+others; by default (`"raise"`) it raises `ValueError` naming the move and the legal ones.
 
-- Contra offers: the declarer is never offered contra; the three others each are, before their first
-  card, while no double has been made. The hidden partner is asked too, but only ``no_double`` is legal
-  for it, so being asked never reveals it (the rules say the partner is "never offered contra": it is
-  asked for appearance's sake only). Once a double is made, the doubling rounds settle every further
-  double; no offers follow at later first cards.
-- Doubling rounds ask all three other players (not only the doubled side), which keeps the hidden partner
-  hidden; the opponents of the doubled side can only answer ``no_double``. When ``max_doublings`` is
-  reached nobody more is asked.
-- A partner who runs away is public once that trick is complete without the called card (nobody else
-  could have left the called card out of it).
-- "A suit in which they hold a card" counts plain cards only (Queens and Jacks are trumps). Calling a
-  ten: any ten not held (the declarer holds every suit's ace, so every suit qualifies); a King likewise.
-- Settlement of the ace-call game: "each member of the losing side pays the value to each member of the
-  winning side" is read as the source's worked example settles it: each loser pays ``value`` in all and
-  each winner receives ``value`` in all (not twice the value).
-- Schenken (giving up) is described only for the three-player game and is not offered in Asserufen.
-- Contra is offered in Du contracts too (the rules exclude only Schenken there).
-- No solo point in Asserufen (pinned from the source's Heart Solo example); no hearts point in the
-  ace-call game. Hoch counts the declarer's side's cards at the start (declarer + partner in the ace-call
-  game).
-- Rewards come only at the end of the hand (a lost Du ends at the trick the opponents win).
-- Fixed deals are recorded (``game_record()["deal"]``) with each hand in card-layout order.
-- ``"observation"`` shows who played which card and the current trick, but not how earlier tricks were
-  grouped; ``"information_state"`` adds the full trick history (perfect recall).
-- ``resample_from_infostate`` raises ``RuntimeError`` in the (very rare) case that no consistent deal was
-  found in its attempt budget.
+## Deals and records
+
+`reset(seed=s)` deals at random, reproducibly, with a random dealer. `reset(options={"dealer": d,
+"hands": {"player_0": [...], ...}})` fixes the deal (eight cards per agent; `dealer` defaults to 3, so
+that `player_0` is forehand; `{"dealer": d}` alone deals random hands with that dealer). Bad deals raise
+`ValueError` naming the unknown, duplicate or missing card or the wrong count. `game_record()` returns the
+JSON record (each hand in card-layout order) and `reset(options={"record": rec})` (or `replay(rec)`)
+restores it. Also on `env.unwrapped`: `state()` (with the value item by item once the hand is over),
+`resample_from_infostate(agent, rng)` (a world whose hidden cards are redealt consistently with all the
+agent knows; `RuntimeError` in the very rare case that no consistent deal is found),
+`playout_values(actions, playouts, seed)`, `kernel_state()`, `clone()`.
 
 ## Version history
 
@@ -191,234 +160,128 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env import asserufen_kernel as kernel
-from trick_core import drivers
-from trick_core.aec import (
-    ADVANCE_SIGNATURE,
-    OBSERVATION_TYPES,
-    OBSERVE_SIGNATURE,
-    CompiledKernel,
-    TrickTakingEnv,
-    check_no_unknown_kwargs,
-)
-from trick_core.bits import make_rng
+from schafkopf_env.asserufen import kernel
+from schafkopf_env.four_hands import FourHandsEnv
+from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import FRENCH_32
-from trick_core.deal import DealBuilder, parse_dealer, parse_hands
 
-GAME_NAME = "asserufen"
+GAME = kernel.GAME
 NUM_SEATS = kernel.NUM_SEATS
-
-DRIVERS = drivers.compiled(kernel)
-"""The game's compiled drivers (``trick_core.drivers``)."""
 
 
 def env(**config) -> AsserufenEnv:
-    """The environment; order, bounds and legality are enforced inside (no wrappers needed)."""
+    """The environment. The safety of PettingZoo's wrappers (turn order, bounds, legality) is built in."""
     return AsserufenEnv(**config)
 
 
 def raw_env(**config) -> AsserufenEnv:
+    """The same class as ``env``: nothing is lost by skipping the wrappers, which are built in."""
     return AsserufenEnv(**config)
 
 
-class AsserufenEnv(TrickTakingEnv):
-    """Asserufen as a PettingZoo ``AECEnv`` on the compiled kernel (see the module docstring)."""
+class AsserufenEnv(FourHandsEnv):
+    """Asserufen as a PettingZoo AEC env (module docstring: the docs page)."""
 
-    metadata = {**TrickTakingEnv.metadata, "name": "asserufen_v0"}
-    game_name = GAME_NAME
+    metadata = {**FourHandsEnv.metadata, "name": "asserufen_v0"}
+    game_name = GAME
     deck = FRENCH_32
     action_names = kernel.ACTION_NAMES
-    _kernel_advance = CompiledKernel(DRIVERS.advance, ADVANCE_SIGNATURE)
-    _kernel_observe = CompiledKernel(kernel.observe, OBSERVE_SIGNATURE)
+    kernel = kernel
 
     def __init__(
         self,
-        max_doublings: int = 4,
+        max_doublings: int = kernel.DEFAULT_MAX_DOUBLINGS,
         render_mode: str | None = None,
         observation_type: str = "observation",
         illegal_action: str = "raise",
         **unknown,
     ) -> None:
-        check_no_unknown_kwargs(GAME_NAME, unknown)
-        self._params = kernel.make_params(max_doublings=max_doublings)
+        check_no_unknown_kwargs(GAME, unknown)
+        params = kernel.make_params(max_doublings=max_doublings)
         super().__init__(
             NUM_SEATS,
-            {"max_doublings": int(max_doublings)},
+            config={"max_doublings": int(max_doublings)},
             render_mode=render_mode,
             observation_type=observation_type,
             illegal_action=illegal_action,
         )
-        self._obs_type_index = OBSERVATION_TYPES.index(observation_type)
-        self._setup_spaces(kernel.OBS_SIZES[self._obs_type_index], kernel.OBS_HIGH)
-        self._kstate = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
-        self._deal_scratch = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+        obs_size = kernel.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)]
+        self._setup_kernel(params, obs_size, kernel.OBS_HIGH)
 
-    # ----------------------------------------------------------------- deals
-
-    # A deal is ``(dealer, hand_masks)``: the dealer's seat and a tuple of four card masks, seat by seat.
-
-    def _kernel_deal(self, rng: np.random.Generator, dealer: int | None):
-        """Shuffle and deal packets of four (in compiled code, seeded from ``rng``); dealer drawn if None."""
-        kernel_rng = make_rng(int(rng.bit_generator.random_raw()))
-        if dealer is None:
-            kernel.deal_random(self._deal_scratch, self._params, kernel_rng)
-        else:
-            kernel.deal_hands(self._deal_scratch, self._params, dealer, kernel_rng)
-        masks = self._deal_scratch[kernel.DEAL_HANDS : kernel.DEAL_HANDS + NUM_SEATS]
-        return int(self._deal_scratch[kernel.DEALER]), tuple(int(m) for m in masks)
-
-    def _random_deal(self, rng: np.random.Generator):
-        return self._kernel_deal(rng, None)
-
-    def _parse_deal(self, options: dict):
-        for key in ("skat", "stock"):
-            if key in options:
-                raise ValueError(f"{GAME_NAME}: there is no {key} in Asserufen (all 32 cards are dealt)")
-        dealer = parse_dealer(options, NUM_SEATS, GAME_NAME, default=0)
-        if "hands" not in options:
-            return self._kernel_deal(self._np_random, dealer)
-        builder = DealBuilder(FRENCH_32, GAME_NAME)
-        hands = parse_hands(builder, options, self.possible_agents, kernel.HAND_SIZE)
-        builder.require_complete()
-        return dealer, tuple(FRENCH_32.mask_of(hands[agent]) for agent in self.possible_agents)
-
-    def _deal_options(self, deal) -> dict:
-        dealer, masks = deal
-        return {
-            "dealer": dealer,
-            "hands": {agent: FRENCH_32.names_of(mask) for agent, mask in zip(self.possible_agents, masks, strict=True)},
-        }
-
-    def _start(self, deal) -> None:
-        dealer, masks = deal
-        kernel.init_state_from_masks(self._kstate, self._params, dealer, np.array(masks, dtype=np.int64))
-
-    # ----------------------------------------------------------------- kernel hooks
-
-    def _current_seat(self) -> int:
-        return int(self._kstate[kernel.SEAT_TO_ACT])
-
-    def _fill_action_mask(self, out: np.ndarray) -> None:
-        kernel.legal_action_mask(self._kstate, out)
-
-    def _apply(self, action: int) -> None:
-        kernel.apply_action(self._kstate, action)
-
-    def _advance(self, action: int) -> int:
-        return self._kernel_advance(self._kstate, action, self._action_mask)
-
-    def _settlement(self):
-        out = np.zeros(NUM_SEATS, dtype=np.float64)
-        kernel.settlement(self._kstate, out)
-        return out
-
-    def _fill_observation(self, seat: int, out: np.ndarray) -> None:
-        self._kernel_observe(self._kstate, seat, self._obs_type_index, out)
-
-    # ----------------------------------------------------------------- public extras
-
-    def kernel_state(self) -> np.ndarray:
-        """A copy of the kernel's int64 state array."""
-        return self._kstate.copy()
-
-    def resample_from_infostate(self, agent: str, rng) -> AsserufenEnv:
-        """A clone whose cards hidden from ``agent`` are redealt consistently with all it knows."""
-        if agent not in self.agent_name_mapping:
-            raise ValueError(f"{GAME_NAME}: unknown agent {agent!r}; agents are {self.possible_agents}")
-        if not self._started:
-            raise RuntimeError(f"{GAME_NAME}: reset() must be called before resample_from_infostate()")
-        seed = int(rng.integers(2**63)) if isinstance(rng, np.random.Generator) else int(rng)
-        out = np.zeros_like(self._kstate)
-        if not DRIVERS.resample_hidden(self._kstate, self.agent_name_mapping[agent], make_rng(seed), out):
-            raise RuntimeError(f"{GAME_NAME}: no deal consistent with {agent}'s information was found")
-        clone = self.clone()
-        clone._kstate = out
-        masks = tuple(int(m) for m in out[kernel.DEAL_HANDS : kernel.DEAL_HANDS + NUM_SEATS])
-        clone._deal = (int(out[kernel.DEALER]), masks)
-        if clone._current_seat() >= 0:
-            kernel.legal_action_mask(out, clone._action_mask)
-        return clone
-
-    def playout_values(self, actions, playouts: int, seed: int) -> np.ndarray:
-        """``(len(actions), 4)`` summed settlements of ``playouts`` random playouts after each candidate
-        action of the seat to act, computed in compiled code."""
-        indices = [self.string_to_action(a) if isinstance(a, str) else int(a) for a in actions]
-        for a in indices:
-            if not 0 <= a < kernel.NUM_ACTIONS or self._action_mask[a] != 1:
-                raise ValueError(f"{GAME_NAME}: playout_values: action {a!r} is not legal now")
-        if isinstance(playouts, bool) or int(playouts) < 1:
-            raise ValueError(f"{GAME_NAME}: playouts must be a positive integer, got {playouts!r}")
-        out = np.zeros((len(indices), NUM_SEATS), dtype=np.float64)
-        DRIVERS.playout_values(self._kstate, np.array(indices, dtype=np.int64), int(playouts), make_rng(seed), out)
-        return out
-
+    # ------------------------------------------------------------ inspection
     def state(self) -> dict:
         """The full state as plain Python (JSON-serialisable): deal, history, contract, tricks, score."""
-        s = self._kstate
+        s = self._state
         agents = self.possible_agents
-        seat_name = lambda seat: agents[int(seat)] if seat >= 0 else None  # noqa: E731
-        contract = int(s[kernel.CONTRACT])
-        tricks = []
-        completed = int(s[kernel.TRICK_NUMBER])
-        for t in range(completed):
-            leader = int(s[kernel.TRICK_LEADERS + t])
-            tricks.append(
-                {
-                    "leader": agents[leader],
-                    "cards": [
-                        [agents[(leader + i) % NUM_SEATS], FRENCH_32.name_of(int(s[kernel.TRICK_CARDS + 4 * t + i]))]
-                        for i in range(NUM_SEATS)
-                    ],
-                    "winner": agents[int(s[kernel.TRICK_WINNERS + t])],
-                }
-            )
-        current_trick = []
-        if s[kernel.PHASE] in (kernel.PHASE_OFFER, kernel.PHASE_ROUND, kernel.PHASE_PLAY):
-            leader = int(s[kernel.TRICK_LEADERS + completed])
-            current_trick = [
-                [agents[(leader + i) % NUM_SEATS], FRENCH_32.name_of(int(s[kernel.TRICK_CARDS + 4 * completed + i]))]
-                for i in range(int(s[kernel.TRICK_COUNT]))
-            ]
-        over = s[kernel.PHASE] == kernel.PHASE_OVER
-        score = None
-        if over and contract != kernel.CONTRACT_NONE:
-            items = np.zeros(kernel.SCORE_SIZE, dtype=np.int64)
-            kernel.score_items(s, items)
-            score = {name: int(v) for name, v in zip(kernel.SCORE_NAMES, items, strict=True)}
-        called = int(s[kernel.CALLED_CARD])
-        trump = int(s[kernel.TRUMP_KIND])
+        contract = int(s[kernel.S_CONTRACT])
+        over = s[kernel.S_PHASE] == kernel.PHASE_OVER
+        tricks, trick_in_progress = self._tricks()
+        called = int(s[kernel.S_CALLED_CARD])
+        trump = int(s[kernel.S_TRUMP_KIND])
         return {
-            "game": GAME_NAME,
-            "phase": kernel.PHASE_NAMES[int(s[kernel.PHASE])],
-            "dealer": agents[int(s[kernel.DEALER])],
-            "current_player": seat_name(int(s[kernel.SEAT_TO_ACT])),
-            "hands": {a: FRENCH_32.names_of(int(s[kernel.HANDS + i])) for i, a in enumerate(agents)},
-            "dealt_hands": {a: FRENCH_32.names_of(int(s[kernel.DEAL_HANDS + i])) for i, a in enumerate(agents)},
+            "game": GAME,
+            "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
+            "dealer": agents[int(s[kernel.S_DEALER])],
+            "current_player": self._agent(int(s[kernel.S_SEAT_TO_ACT])),
+            "hands": {a: self._card_names(s[kernel.S_HANDS + i]) for i, a in enumerate(agents)},
+            "dealt_hands": {a: self._card_names(s[kernel.S_DEALT_HANDS + i]) for i, a in enumerate(agents)},
             "history": [[agents[seat], self.action_names[a]] for seat, a in self._action_history],
             "bids": {
-                a: (kernel.BID_NAMES[int(s[kernel.BIDS + i])] if s[kernel.BIDS + i] >= 0 else None)
+                a: (kernel.BID_NAMES[int(s[kernel.S_BIDS + i])] if s[kernel.S_BIDS + i] >= 0 else None)
                 for i, a in enumerate(agents)
             },
             "contract": kernel.CONTRACT_NAMES[contract] if contract else None,
-            "declarer": seat_name(int(s[kernel.DECLARER])),
+            "declarer": self._agent(int(s[kernel.S_DECLARER])),
             "trump": "CSHD"[trump] if trump >= 0 else None,
             "called_card": FRENCH_32.name_of(called) if called >= 0 else None,
-            "partner": seat_name(int(s[kernel.PARTNER])),
-            "partner_known": bool(s[kernel.PARTNER_KNOWN]),
-            "called_suit_rules_over": bool(s[kernel.CALLED_SUIT_DONE]),
-            "ran_away": bool(s[kernel.RAN_AWAY]),
-            "doublings": int(s[kernel.DOUBLINGS]),
-            "doublers": [agents[int(s[kernel.DOUBLERS + k])] for k in range(int(s[kernel.DOUBLINGS]))],
-            "trick": current_trick,
+            "partner": self._agent(int(s[kernel.S_PARTNER])),
+            "partner_known": bool(s[kernel.S_PARTNER_KNOWN]),
+            "called_suit_rules_over": bool(s[kernel.S_CALLED_SUIT_DONE]),
+            "ran_away": bool(s[kernel.S_RAN_AWAY]),
+            "doublings": int(s[kernel.S_DOUBLINGS]),
+            "doublers": [agents[int(s[kernel.S_DOUBLERS + k])] for k in range(int(s[kernel.S_DOUBLINGS]))],
+            "trick": trick_in_progress,
             "tricks": tricks,
-            "points": {a: int(s[kernel.POINTS + i]) for i, a in enumerate(agents)},
-            "tricks_won": {a: int(s[kernel.TRICKS_WON + i]) for i, a in enumerate(agents)},
-            "score": score,
+            "points": {a: int(s[kernel.S_POINTS + i]) for i, a in enumerate(agents)},
+            "tricks_won": {a: int(s[kernel.S_TRICKS_WON + i]) for i, a in enumerate(agents)},
+            "score": self._score() if over and contract != kernel.CONTRACT_NONE else None,
             "result": [float(u) for u in self._settlement()] if over else None,
         }
 
-    # ----------------------------------------------------------------- render
+    def _tricks(self):
+        """The completed tricks (leader, cards in playing order, winner) and the trick in progress."""
+        s = self._state
+        completed = int(s[kernel.S_TRICK_NUMBER])
+        tricks = [
+            {
+                "leader": self.possible_agents[int(s[kernel.S_TRICK_LEADERS + t])],
+                "cards": self._trick_cards(t, NUM_SEATS),
+                "winner": self.possible_agents[int(s[kernel.S_TRICK_WINNERS + t])],
+            }
+            for t in range(completed)
+        ]
+        in_progress = []
+        if s[kernel.S_PHASE] in (kernel.PHASE_OFFER, kernel.PHASE_ROUND, kernel.PHASE_PLAY):
+            in_progress = self._trick_cards(completed, int(s[kernel.S_TRICK_SIZE]))
+        return tricks, in_progress
 
+    def _trick_cards(self, trick: int, count: int) -> list[list[str]]:
+        """``[agent, card]`` of the first ``count`` cards of trick ``trick``, in playing order."""
+        s = self._state
+        leader = int(s[kernel.S_TRICK_LEADERS + trick])
+        first = kernel.S_TRICK_CARDS + NUM_SEATS * trick
+        return [
+            [self.possible_agents[(leader + i) % NUM_SEATS], FRENCH_32.name_of(int(s[first + i]))]
+            for i in range(count)
+        ]
+
+    def _score(self) -> dict[str, int]:
+        """The value of the finished hand item by item (``kernel.SCORE_NAMES``)."""
+        items = np.zeros(kernel.SCORE_SIZE, dtype=np.int64)
+        kernel.score_items(self._state, items)
+        return {name: int(v) for name, v in zip(kernel.SCORE_NAMES, items, strict=True)}
+
+    # ------------------------------------------------------------ render
     def _render_text(self) -> str:
         st = self.state()
         lines = [f"Asserufen — dealer {st['dealer']}, phase {st['phase']}"]

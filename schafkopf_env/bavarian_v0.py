@@ -122,18 +122,13 @@ Decisions where the rules are silent are listed, with their reasons, in
 
 from __future__ import annotations
 
-import numpy as np
-
 from schafkopf_env.bavarian import kernel
+from schafkopf_env.four_hands import FourHandsEnv
 from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import GERMAN_32
-from trick_core.deal import DealBuilder, parse_dealer, parse_hands
-from trick_core.kernel_env import Deal, KernelEnv
 
 GAME = kernel.GAME
 NUM_SEATS = kernel.NUM_SEATS
-DEFAULT_DEALER = 3
-"""A fixed deal without a dealer: seat 3 deals, so ``player_0`` is forehand (as in the conformance data)."""
 
 
 def env(**config) -> BavarianSchafkopfEnv:
@@ -146,10 +141,10 @@ def raw_env(**config) -> BavarianSchafkopfEnv:
     return BavarianSchafkopfEnv(**config)
 
 
-class BavarianSchafkopfEnv(KernelEnv):
+class BavarianSchafkopfEnv(FourHandsEnv):
     """Bavarian Schafkopf as a PettingZoo AEC env (module docstring: the docs page)."""
 
-    metadata = {**KernelEnv.metadata, "name": "bavarian_v0"}
+    metadata = {**FourHandsEnv.metadata, "name": "bavarian_v0"}
     game_name = GAME
     deck = GERMAN_32
     action_names = kernel.ACTION_NAMES
@@ -172,44 +167,7 @@ class BavarianSchafkopfEnv(KernelEnv):
         )
         self._setup_kernel(kernel.make_params(), kernel.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)])
 
-    # ------------------------------------------------------------ deals
-    # A random deal is shuffled in the kernel from a seed drawn from the env's generator (cheap and
-    # reproducible from reset(seed=...)); a fixed deal is the 32 card indices, seat by seat. Records always
-    # read the dealt hands back from the kernel state.
-    def _parse_deal(self, options: dict) -> Deal:
-        for key in ("skat", "stock"):
-            if key in options:
-                raise ValueError(f"{GAME}: Bavarian Schafkopf deals all 32 cards; there is no {key!r}")
-        dealer = parse_dealer(options, NUM_SEATS, GAME, DEFAULT_DEALER)
-        if "hands" not in options:
-            return self._random_deal(self._np_random, dealer)
-        builder = DealBuilder(GERMAN_32, GAME)
-        hands = parse_hands(builder, options, self.possible_agents, kernel.HAND_SIZE)
-        builder.require_complete()
-        cards = np.array([card for agent in self.possible_agents for card in hands[agent]], dtype=np.int64)
-        return Deal(dealer, cards)
-
-    def _deal_options(self, deal) -> dict:
-        """The ``reset`` options recreating the hand being played (read from the kernel state)."""
-        return {
-            "dealer": int(self._state[kernel.S_DEALER]),
-            "hands": {
-                agent: self._card_names(self._state[kernel.S_DEALT_HANDS + seat])
-                for seat, agent in enumerate(self.possible_agents)
-            },
-        }
-
-    def _deal_from_state(self, state: np.ndarray) -> Deal:
-        hands = [GERMAN_32.cards_of(int(state[kernel.S_DEALT_HANDS + seat])) for seat in range(NUM_SEATS)]
-        return Deal(int(state[kernel.S_DEALER]), np.array([c for hand in hands for c in hand], dtype=np.int64))
-
     # ------------------------------------------------------------ inspection
-    def _card_names(self, mask: int) -> list[str]:
-        return GERMAN_32.names_of(int(mask))
-
-    def _agent(self, seat: int) -> str | None:
-        return self.possible_agents[seat] if seat >= 0 else None
-
     def state(self) -> dict:
         """The full deal and history as plain JSON-serialisable Python (for critics and tests)."""
         s = self._state

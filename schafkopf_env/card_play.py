@@ -7,7 +7,8 @@ heuristic players play a *determinized* world (every hand is known, so is every 
 club player's habits instead; the ``pimc`` agent searches with them.
 
 Each game's ``heuristic`` module (``schafkopf_env.<game>.heuristic``) is a *playout policy*: its inline
-``choose_action(state, mask, scratch, rng, epsilon)`` picks one of the kernel's legal actions; the loop that
+``choose_action(state, mask, scratch, rng, epsilon)`` picks one of the kernel's legal actions (its
+game-independent part is written once in ``schafkopf_env.playout_policy``); the loop that
 plays a hand to its end with it, and the search over such playouts, are the drivers
 ``policy_playout`` and ``search_outcomes`` of ``trick_core.drivers``. A card play is uniformly random
 with probability ``epsilon``, otherwise chosen by ``choose_card`` below from a scratch array the game
@@ -368,7 +369,7 @@ SIMPLE_GAME_STRENGTH = 10.0
 
 @njit
 def suit_game_strength(hand, kind):
-    """``agents.rules.schafkopf_common.suit_game_strength`` compiled: weighted trumps, aces, tens beside
+    """``agents.rules.schafkopf_strength.suit_game_strength`` compiled: weighted trumps, aces, tens beside
     them and voids of ``hand`` (a mask) as the declaring side with trump kind ``kind`` (0..3)."""
     trump_mask = EFFECTIVE_SUIT_MASK[kind, TRUMP]
     trumps = hand & trump_mask
@@ -409,6 +410,15 @@ def base_game_hand(hand):
     if trumps >= 4 and strength >= BASE_GAME_STRENGTH:
         return True
     return trumps == 3 and strength >= BASE_GAME_STRENGTH_THREE_TRUMPS
+
+
+@inline_njit
+def base_game_or_pass(hand, mask, base_game_action, pass_action):
+    """The bid of a playout: the base game (Rufer, hänge an) where it is legal (``mask``) and ``hand`` is
+    a base-game hand, else pass (weg)."""
+    if mask[base_game_action] != 0 and base_game_hand(hand):
+        return base_game_action
+    return pass_action
 
 
 @inline_njit

@@ -18,13 +18,16 @@ Tables (all numpy arrays, usable inside ``@njit`` code as globals):
 - ``TRICK_POWER[kind, card]``: trumps above 100 (higher wins), plain cards 1..7 by rank in their suit.
 - ``TRUMP_ORDER[kind, i]``: the trumps from highest down (-1 padded); ``NUM_TRUMPS[kind]``.
 - ``CARD_POINTS[card]``: A 11, 10 10, K 4, O 3, U 2, else 0.
+
+The trick's winner: ``trick_winner_index`` (from an array of cards) and ``winning_position`` (inline, from
+a kernel's state array).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from trick_core.jit import njit
+from trick_core.jit import inline_njit, njit
 
 NUM_CARDS = 32
 NUM_SUITS = 4
@@ -97,6 +100,27 @@ def trick_winner_index(kind, cards, num_played):
                 best, best_key = i, key
             elif suit == EFFECTIVE_SUIT[kind, cards[best]] and key > best_key:
                 best, best_key = i, key
+    return best
+
+
+@inline_njit
+def winning_position(state, kind, start, num_cards):
+    """Position in playing order of the card that wins the ``num_cards`` cards at ``state[start:]``: the
+    highest trump, else the highest card of the led suit (``trick_winner_index`` read straight from a
+    kernel's state array: the array view it takes costs more reference counting than the trick)."""
+    led_suit = EFFECTIVE_SUIT[kind, state[start]]
+    best = 0
+    best_trump = led_suit == TRUMP
+    best_power = TRICK_POWER[kind, state[start]]
+    for i in range(1, num_cards):
+        card = state[start + i]
+        suit = EFFECTIVE_SUIT[kind, card]
+        power = TRICK_POWER[kind, card]
+        if suit == TRUMP:
+            if not best_trump or power > best_power:
+                best, best_trump, best_power = i, True, power
+        elif suit == led_suit and not best_trump and power > best_power:
+            best, best_power = i, power
     return best
 
 

@@ -18,7 +18,8 @@ or the arena's ``--records`` file), so it needs no change to the envs, the agent
 - ``signalling.crossplay``: partner pairs, token-permuted talkers (the Other-Play control) and the
   self-play / cross-play matrix of any list of agent specs;
 - ``signalling.partners``: hidden partners in Bavarian Rufer and Asserufen, the exact Bayesian posterior
-  over the holder of the called card, from the public play and from each seat.
+  over the holder of the called card, from the public play and from each seat (the exact deal count is
+  ``signalling.deal_counting``; self-play studies across hands, ``signalling.partners_study``).
 
 ``experiments/signalling_study.py`` runs the whole study and writes ``docs/signalling.md``. Nothing
 below this package imports it.

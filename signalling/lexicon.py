@@ -11,7 +11,7 @@ the speaker's private state at the moment it speaks, so that bluffs can be count
 
 **What the speaker's private state is.** Its own observation at its talk turn (hand, chosen suits, the
 trick so far, cards seen, cards its partner showed or received by exchange), read with the same
-card-location inference the rule-based talker uses (``agents.rules.knuffeln.Situation``): a card
+card-location inference the rule-based talker uses (``agents.rules.knuffeln_situation.Situation``): a card
 *cannot be beaten* when no opponent still to play can hold a card that beats it, given everything the
 speaker can see; the hidden stock counts as a place the speaker cannot see into. Claims about intentions
 ("I'll turn one", "We'll play", "We fold") are judged by what the speaker (or its team) then did, read
@@ -68,8 +68,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.rules.knuffeln import Situation, decode
-from knuffeln_env import kernel as K
+from agents.rules.knuffeln_situation import Situation
+from agents.rules.knuffeln_table import decode
+from knuffeln_env.knuffeln import kernel as K
 from knuffeln_env.knuffeln_v0 import PHRASES
 
 TRUE, FALSE, UNCHECKABLE = "true", "false", "uncheckable"
@@ -145,7 +146,7 @@ class SpeakerState:
     hand: int
     kept: int  # the hand less the card played (or led face down) at the following card turn
     chosen: int  # 4-bit mask of the chosen suits
-    ranking: int  # unchosen-suit ranking of the variant (knuffeln_env.kernel.RANKING_*)
+    ranking: int  # unchosen-suit ranking of the variant (knuffeln_env.knuffeln.kernel.RANKING_*)
     leading: bool  # no card in the trick yet: the speaker leads
     winner_card: int | None  # the provisional winner's card (None when leading)
     partner_winning: bool  # a teammate's card is the provisional winner

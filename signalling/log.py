@@ -35,7 +35,7 @@ Every talk turn is an utterance, silence included (silence speaks too, section 7
 - ``team_won_trick``: whether the speaker's team won that trick (None if the hand ended first);
 - ``team_units``: the speaker's settlement of the hand (units).
 
-``token_meanings`` (e.g. ``agents.rules.knuffeln.TOKEN_CODE`` inverted: token -> phrase) labels the truth
+``token_meanings`` (e.g. ``agents.rules.knuffeln_phrases.TOKEN_CODE`` inverted: token -> phrase) labels the truth
 of tokens under a given code; without it tokens are uncheckable (they have no preset meaning).
 """
 
@@ -300,13 +300,13 @@ class Args:
     out: str
     """where to write the message log (JSON lines, one utterance each)"""
     rules_token_code: bool = False
-    """label tokens by the rule agent's fixed code (agents.rules.knuffeln.TOKEN_CODE)"""
+    """label tokens by the rule agent's fixed code (agents.rules.knuffeln_phrases.TOKEN_CODE)"""
 
 
 def main(args: Args) -> int:
     meanings = None
     if args.rules_token_code:
-        from agents.rules.knuffeln import PHRASE_OF_TOKEN
+        from agents.rules.knuffeln_phrases import PHRASE_OF_TOKEN
 
         meanings = dict(PHRASE_OF_TOKEN)
     log = MessageLog(token_meanings=meanings)

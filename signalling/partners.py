@@ -38,27 +38,24 @@ turns it into the trick (0: before the first card, 1..8: during that trick).
 The count runs over groups of interchangeable cards (same seats allowed, same role in the rules above) as
 a compiled dynamic programme over the seats' free places; the conditions of rules 4 and 5 ("holds some
 card of a set") enter by inclusion-exclusion over exclusions "holds none of it", and rule 3 by a counter
-of the runaway leader's plain cards. Tests compare the counts with brute force (every deal of the unseen
-cards replayed through the env), and the early posteriors with deals sampled and replayed the same way.
+of the runaway leader's plain cards (the dynamic programme is ``signalling.deal_counting``). Tests compare
+the counts with brute force (every deal of the unseen cards replayed through the env), and the early
+posteriors with deals sampled and replayed the same way.
 
 ``partner_timeline(record)`` parses one ace-call hand; ``posterior(hand, point, viewer)`` gives the
 posterior after ``point`` cards; ``hand_summary`` the certainty point of the public observer and of each
-seat, beside the point at which the env itself declares the partnership public.
+seat, beside the point at which the env itself declares the partnership public. Self-play studies across
+hands (``self_play_ace_calls``, ``aggregate``) are ``signalling.partners_study``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 
-import numba
-import numpy as np
+from .deal_counting import CARDS_PER_SEAT, NUM_SEATS, distribute
 
 ACE_CALL_CONTRACTS = {"bavarian": "rufer", "asserufen": "ace_call"}
-NUM_SEATS = 4
-CARDS_PER_SEAT = 8
 CARDS_PER_TRICK = 4
 TRUMP = "T"
 
@@ -358,25 +355,6 @@ def rule_polynomial(know: Knowledge, holder: int) -> dict:
 # --------------------------------------------------------------------------------------- exact counting
 
 
-@cache
-def _compositions(total: int, limits: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Every way to write ``total`` as a sum of len(limits) parts, part i at most limits[i]."""
-    if not limits:
-        return ((),) if total == 0 else ()
-    head, rest = limits[0], limits[1:]
-    room = sum(rest)
-    return tuple((first, *tail) for first in range(max(0, total - room), min(head, total) + 1)
-                 for tail in _compositions(total - first, rest))
-
-
-@cache
-def _multinomial(total: int, parts: tuple[int, ...]) -> int:
-    result = math.factorial(total)
-    for part in parts:
-        result //= math.factorial(part)
-    return result
-
-
 def count_deals(know: Knowledge, holder: int) -> int:
     """Number of deals of the unseen cards in which ``holder`` holds the called card and every rule holds."""
     total = 0
@@ -409,97 +387,6 @@ def _count_with_exclusions(know: Knowledge, holder: int, exclusions: dict[int, f
     groups = tuple(sorted(((size, seats, tracked) for (seats, tracked), size in grouped.items()),
                           key=lambda group: (not group[2], group[0], group[1])))
     return distribute(groups, tuple(capacity), tracked_seat, need)
-
-
-def distribute(groups: tuple, capacity: tuple[int, ...], tracked_seat: int | None, need: int) -> int:
-    """Ways to deal the groups' cards ``(size, allowed seats, tracked)`` (cards of a group are
-    interchangeable for the rules) filling every seat's free places exactly, with at least ``need`` tracked
-    cards at ``tracked_seat``. Compiled (``_distribute_compiled``); ``distribute_reference`` is the plain
-    recursion it is tested against."""
-    sizes = np.array([g[0] for g in groups], dtype=np.int64)
-    allowed = np.array([sum(1 << seat for seat in g[1]) for g in groups], dtype=np.int64)
-    tracked = np.array([int(g[2]) for g in groups], dtype=np.int64)
-    seat = -1 if tracked_seat is None else tracked_seat
-    return int(_distribute_compiled(sizes, allowed, tracked, np.array(capacity, dtype=np.int64), seat, need))
-
-
-def _binomials(size: int) -> np.ndarray:
-    table = np.zeros((size + 1, size + 1), dtype=np.int64)
-    for n in range(size + 1):
-        for k in range(n + 1):
-            table[n, k] = math.comb(n, k)
-    return table
-
-
-BINOMIAL = _binomials(32)
-RADIX = CARDS_PER_SEAT + 1  # free places 0..8 per seat, one base-9 digit each
-
-
-@numba.njit(cache=True)
-def _distribute_compiled(sizes, allowed, tracked, capacity, tracked_seat, need):
-    """``distribute`` over arrays: a dynamic programme over groups whose state is the seats' free places
-    and the tracked count so far (saturating at ``need``). Every partial count is at most the number of
-    unrestricted deals of the cards (below 1e17 for 32 cards), so int64 is exact."""
-    haves = need + 1
-    states = RADIX**4
-    current = np.zeros(states * haves, dtype=np.int64)
-    start = ((capacity[0] * RADIX + capacity[1]) * RADIX + capacity[2]) * RADIX + capacity[3]
-    current[start * haves] = 1
-    for g in range(sizes.shape[0]):
-        m = sizes[g]
-        mask = allowed[g]
-        following = np.zeros(states * haves, dtype=np.int64)
-        for index in range(states * haves):
-            weight = current[index]
-            if weight == 0:
-                continue
-            state = index // haves
-            have = index % haves
-            f3 = state % RADIX
-            f2 = (state // RADIX) % RADIX
-            f1 = (state // (RADIX * RADIX)) % RADIX
-            f0 = state // (RADIX * RADIX * RADIX)
-            top0 = min(f0, m) if mask & 1 else 0
-            for p0 in range(top0 + 1):
-                r0 = m - p0
-                top1 = min(f1, r0) if mask & 2 else 0
-                for p1 in range(top1 + 1):
-                    r1 = r0 - p1
-                    top2 = min(f2, r1) if mask & 4 else 0
-                    for p2 in range(top2 + 1):
-                        p3 = r1 - p2
-                        if p3 > 0 and (not mask & 8 or p3 > f3):
-                            continue
-                        ways = BINOMIAL[m, p0] * BINOMIAL[r0, p1] * BINOMIAL[r1, p2]
-                        gained = 0
-                        if tracked[g] == 1 and tracked_seat >= 0:
-                            gained = (p0, p1, p2, p3)[tracked_seat]
-                        new_have = min(need, have + gained)
-                        new_state = (((f0 - p0) * RADIX + (f1 - p1)) * RADIX + (f2 - p2)) * RADIX + (f3 - p3)
-                        following[new_state * haves + new_have] += weight * ways
-        current = following
-    return current[need]
-
-
-def distribute_reference(groups: tuple, capacity: tuple[int, ...], tracked_seat: int | None, need: int) -> int:
-    """Plain-Python twin of ``distribute`` (exact integers, memoised recursion over the groups)."""
-
-    @cache
-    def count(g: int, free: tuple[int, ...], have: int) -> int:
-        if g == len(groups):
-            return 1 if have >= need and not any(free) else 0
-        size, seats, tracked = groups[g]
-        total = 0
-        for parts in _compositions(size, tuple(free[s] for s in seats)):
-            new_free = list(free)
-            for seat, part in zip(seats, parts, strict=True):
-                new_free[seat] -= part
-            gained = parts[seats.index(tracked_seat)] if tracked and tracked_seat in seats else 0
-            total += _multinomial(size, parts) * count(g + 1, tuple(new_free), min(need, have + gained))
-        return total
-
-    return count(0, tuple(capacity), 0)
-
 
 def holder_counts(hand: AceCallHand, point: int, viewer: int | None = None) -> list[int]:
     """``N_s`` for every seat s: possible deals (of what ``viewer`` cannot see) with s holding the called card."""
@@ -576,79 +463,3 @@ def _certainty_scan(hand, viewer, points, summary, role) -> int | None:
                 trajectory[point] = 1.0
     summary["posterior_on_holder"][role] = trajectory
     return certain
-
-
-# --------------------------------------------------------------------------------------- studies
-
-ROLES = ("public", "declarer", "defender", "partner")
-
-
-def self_play_ace_calls(game: str, agent: str, wanted: int, seed: int = 0, max_deals: int | None = None):
-    """Play hands of ``game`` with ``agent`` at every seat (seeded, reproducible) until ``wanted`` ace-call
-    hands are found or ``max_deals`` (default 20 x wanted) are played; (ace-call hands, deals played)."""
-    from agents import make
-    from trick_core.registry import make_env
-
-    if game not in ACE_CALL_CONTRACTS:
-        raise ValueError(f"hidden partners are studied in {sorted(ACE_CALL_CONTRACTS)}, not {game!r}")
-    env = make_env(game)
-    players = [make(agent, game) for _ in range(NUM_SEATS)]
-    limit = max_deals if max_deals is not None else 20 * wanted
-    hands, deals = [], 0
-    while len(hands) < wanted and deals < limit:
-        for index, player in enumerate(players):
-            if callable(getattr(player, "reset", None)):
-                player.reset(int(np.random.SeedSequence([seed, deals, index]).generate_state(1)[0]))
-        env.reset(seed=int(np.random.SeedSequence([seed, deals]).generate_state(1)[0]))
-        while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
-            seat = env.agent_selection
-            env.step(players[env.unwrapped.possible_agents.index(seat)].act(env, seat))
-        hand = partner_timeline(env.unwrapped.game_record())
-        deals += 1
-        if hand is not None:
-            hands.append(hand)
-    return hands, deals
-
-
-def aggregate(summaries: Sequence[dict]) -> dict:
-    """Across hands: per role, how often the partner is certain before each trick ends, the mean trick of
-    certainty, and the mean posterior on the true holder before each trick; the rules' own reveal beside."""
-    if not summaries:
-        raise ValueError("no hand to aggregate")
-    by_role: dict[str, list] = {role: [] for role in ROLES}
-    trajectories: dict[str, list] = {role: [] for role in ("public", "declarer", "defender")}
-    for summary in summaries:
-        certain = summary["certain_at"]
-        by_role["public"].append(certain["public"])
-        by_role["declarer"].append(certain["declarer"])
-        by_role["defender"] += [certain["defender_0"], certain["defender_1"]]
-        by_role["partner"].append(certain["partner"])
-        posterior_on = summary["posterior_on_holder"]
-        trajectories["public"].append(posterior_on["public"])
-        trajectories["declarer"].append(posterior_on["declarer"])
-        trajectories["defender"] += [posterior_on["defender_0"], posterior_on["defender_1"]]
-    reveals = [s["public_reveal"] for s in summaries]
-    result = {"hands": len(summaries), "roles": {}, "rules_reveal": _trick_stats(reveals)}
-    for role, points in by_role.items():
-        result["roles"][role] = _trick_stats(points)
-    ahead = [r - p for r, p in zip(reveals, by_role["public"], strict=True) if r is not None and p is not None]
-    result["public_ahead_of_reveal"] = {
-        "share_of_hands": sum(a > 0 for a in ahead) / len(ahead) if ahead else None,
-        "mean_cards_ahead": float(np.mean(ahead)) if ahead else None,
-    }
-    result["posterior_on_holder"] = {role: _mean_trajectory(paths) for role, paths in trajectories.items()}
-    return result
-
-
-def _trick_stats(points: Sequence[int | None]) -> dict:
-    tricks = [certainty_trick(p) for p in points]
-    known = [t for t in tricks if t is not None]
-    histogram = [sum(1 for t in known if t == k) for k in range(9)]
-    cumulative = np.cumsum(histogram) / len(tricks)
-    return {"mean_trick": float(np.mean(known)) if known else None, "never": len(tricks) - len(known),
-            "by_trick": histogram, "certain_by_end_of_trick": [float(c) for c in cumulative]}
-
-
-def _mean_trajectory(paths: Sequence[dict]) -> dict[int, float]:
-    points = sorted({p for path in paths for p in path})
-    return {p: float(np.mean([path[p] for path in paths if p in path])) for p in points}

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.rules.knuffeln import observation_layout
-from knuffeln_env import kernel as K
+from agents.rules.knuffeln_table import observation_layout
+from knuffeln_env.knuffeln import kernel as K
 
 TALK_CARD_FEATURES = K.NUM_SUITS + K.NUM_RANKS
 

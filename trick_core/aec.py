@@ -28,8 +28,8 @@ handles the common case (the hand goes on) inline and calls ``_after_action`` on
 ``observe`` allocates with prebuilt dtypes and hands ``_fill_observation`` only its own fresh float32 array
 (so the envs may call the kernel's compiled entry point there);
 ``last``, ``agent_iter`` and ``_was_dead_step`` are PettingZoo's, rewritten without their per-call
-overhead (same semantics); and kernels are called through ``CompiledKernel``, which skips numba's
-per-call type dispatch (0.15-0.4 us a call).
+overhead (same semantics); and kernels are called through ``CompiledKernel``
+(``trick_core.compiled_kernel``), which skips numba's per-call type dispatch (0.15-0.4 us a call).
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ import math
 from typing import Any
 
 import gymnasium
-import numba
 import numpy as np
 from pettingzoo import AECEnv
 
@@ -66,41 +65,6 @@ rest (spaces, mappings, config), which never change after construction."""
 FLOAT32 = np.dtype(np.float32)
 INT8 = np.dtype(np.int8)
 """dtype objects: ``np.empty(n, np.float32)`` spends about 0.2 us resolving the type, once per observation."""
-
-KERNEL_STATE = numba.types.int64[::1]
-KERNEL_INT = numba.types.int64
-ADVANCE_SIGNATURE = (KERNEL_STATE, KERNEL_INT, numba.types.int8[::1])
-"""``advance(state, action, mask_out) -> next seat``, the one kernel call of a step."""
-OBSERVE_SIGNATURE = (KERNEL_STATE, KERNEL_INT, KERNEL_INT, numba.types.float32[::1])
-"""``observe(state, seat, observation_type, out)``."""
-
-
-class CompiledKernel:
-    """Class attribute holding a numba kernel's compiled entry point for one fixed signature.
-
-    Calling a numba dispatcher first works out the numba types of the arguments to pick the
-    compiled version (0.15-0.4 us a call, about as much as the work of a step's kernel). An env calls
-    ``advance`` and ``observe`` with the same argument types every time, so it can call the compiled
-    entry point directly. That entry point does not check types: use it only with arguments the env
-    owns and has validated (its own C-contiguous arrays of the signature's dtypes, Python ints).
-
-    The entry point is resolved on first use (numba's cache makes that cheap) and then replaces this
-    descriptor on the class; it is a class attribute, so envs still pickle and clone as before. Under
-    ``NUMBA_DISABLE_JIT`` the kernel is a plain function and is used as is.
-    """
-
-    def __init__(self, kernel_function, signature: tuple) -> None:
-        self.kernel_function = kernel_function
-        self.signature = signature
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, instance, owner: type):
-        compile_for = getattr(self.kernel_function, "compile", None)
-        entry = self.kernel_function if compile_for is None else compile_for(self.signature)
-        setattr(owner, self.name, staticmethod(entry))
-        return entry
 
 
 class IllegalActionError(ValueError):

@@ -36,8 +36,9 @@ from typing import NamedTuple
 import numpy as np
 
 from . import drivers
-from .aec import ADVANCE_SIGNATURE, OBSERVATION_TYPES, OBSERVE_SIGNATURE, CompiledKernel, TrickTakingEnv
+from .aec import OBSERVATION_TYPES, TrickTakingEnv
 from .bits import make_rng
+from .compiled_kernel import ADVANCE_SIGNATURE, OBSERVE_SIGNATURE, CompiledKernel
 
 
 class Deal(NamedTuple):

@@ -1,7 +1,7 @@
 """Rule-based player of Asserufen, Palatinate Schafkopf for four (``agents.make("rules", "asserufen")``).
 
 It reads only its own observation (``schafkopf_env.asserufen_v0``; the segments of
-``asserufen_kernel.OBSERVATION_SEGMENTS``) and the action mask:
+``schafkopf_env.asserufen.layout.OBSERVATION_SEGMENTS``) and the action mask:
 
 - **Bidding** (one pass in seat order): a Du only with a hand that takes every trick whatever the others
   hold; a Heart Solo / Solo with at least five trumps and strength ``solo``, hearts preferred (worth a
@@ -15,7 +15,7 @@ It reads only its own observation (``schafkopf_env.asserufen_v0``; the segments 
 - **Trump** (Solo, Solo Du): the strongest suit among clubs, spades and diamonds.
 - **Contra / re**: contra with a strong defence (``contra`` in the declarer's trump suit, or a sure trump
   trick against a Du); re on the declarer's side only with a very strong hand (``re``).
-- **Play**: ``choose_card`` of ``agents.rules.schafkopf_common`` (defenders lead the called suit to find
+- **Play**: ``choose_card`` of ``agents.rules.schafkopf_card_play`` (defenders lead the called suit to find
   the partner, the partner schmiert to the declarer's safe tricks, ...).
 
 ``seed`` seeds the tie-breaks; thresholds can be overridden, e.g. ``rules[solo=12]``.
@@ -25,31 +25,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from schafkopf_env import asserufen_kernel as K
+from schafkopf_env.asserufen import kernel as K
+from schafkopf_env.trumps import RANK_A
 from trick_core.cards import FRENCH_32
 
+from .schafkopf_card_play import PlayView, relations
+from .schafkopf_cards import SUIT_PLAIN_CARDS, TRUMP_MASK, count, first_or_none, mask_of
 from .schafkopf_common import (
     HEARTS,
     NON_HEART_SUITS,
-    RANK_A,
-    SUIT_PLAIN_CARDS,
-    TRUMP_MASK,
     BlockReader,
-    PlayView,
     SchafkopfRulesAgent,
-    best_call,
-    count,
     current_trick,
     double_or_not,
     du_bid,
-    first_or_none,
     four_seat_play_view,
-    mask_of,
     next_of_four,
-    relations,
-    suit_game_strength,
     trump_choice,
 )
+from .schafkopf_strength import best_call, suit_game_strength
 
 NUM_SEATS = 4
 SOLO_SUITS = NON_HEART_SUITS

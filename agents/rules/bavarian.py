@@ -1,9 +1,9 @@
 """Rule-based player of Bavarian Schafkopf (``agents.make("rules", "bavarian")``).
 
-It reads only its own observation (``schafkopf_env.bavarian_v0``, offsets ``bavarian_kernel.OBS_*``) and
+It reads only its own observation (``schafkopf_env.bavarian_v0``, offsets ``schafkopf_env.bavarian.layout.OBS_*``) and
 the action mask, and plays like a careful club player:
 
-- **Bidding**, from hand strength (``agents.rules.schafkopf_common``): ``sie`` whenever it is legal (all
+- **Bidding**, from hand strength (``agents.rules.schafkopf_strength``): ``sie`` whenever it is legal (all
   Obers and Unters); a Tout only with a hand that takes every trick whatever the others hold (top trumps
   in sequence to draw all the others' trumps, every plain card a master); a Solo with at least five trumps
   of strength ``solo`` (Obers weigh most); a Wenz with two or more Unters, ``EU`` or three of them, and
@@ -22,31 +22,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from schafkopf_env.bavarian import kernel as K
+from schafkopf_env.trumps import RANK_A, RANK_U, TRUMP_WENZ
 from trick_core.cards import GERMAN_32
 
+from .schafkopf_card_play import PlayView
+from .schafkopf_cards import SUIT_PLAIN_CARDS, TRUMP_MASK, count, first_or_none, mask_of
 from .schafkopf_common import (
     HEARTS,
-    RANK_A,
-    RANK_U,
-    SUIT_PLAIN_CARDS,
-    TRUMP_MASK,
-    TRUMP_WENZ,
     BlockReader,
-    PlayView,
     SchafkopfRulesAgent,
-    best_call,
-    count,
     current_trick,
-    first_or_none,
     four_seat_play_view,
-    mask_of,
     next_of_four,
-    suit_game_strength,
     suits_named,
     trump_choice,
-    wenz_strength,
-    wins_every_trick,
 )
+from .schafkopf_strength import best_call, suit_game_strength, wenz_strength, wins_every_trick
 
 NUM_SEATS = 4
 CONTRACTS = K.CONTRACT_NAMES[1:]  # rufer wenz solo wenz_tout solo_tout sie (the OBS_CONTRACT order)

@@ -2,7 +2,7 @@
 (``agents.make("rules", "palatinate")``, also with ``players=4``).
 
 It reads only its own observation (``schafkopf_env.palatinate_v0``; the blocks of
-``palatinate_kernel.observation_blocks``) and the action mask:
+``schafkopf_env.palatinate.kernel.observation_blocks``) and the action mask:
 
 - **Round one** (solo kinds): a Du (``heart_solo_du`` / ``solo_du``) only with a hand that takes every
   trick whatever the others and the skat hold; a Heart Solo or Solo with at least ``solo_min_trumps``
@@ -17,7 +17,7 @@ It reads only its own observation (``schafkopf_env.palatinate_v0``; the blocks o
   the declarer accepts unless the hand is sure of every trick or very strong (``refuse_schenken``).
 - **Contra / re**: an opponent doubles with a strong defence (strength ``contra`` in the declarer's trump
   suit, or a sure trump trick against a Du); the declarer redoubles with a very strong hand (``re``).
-- **Play**: ``choose_card`` of ``agents.rules.schafkopf_common`` (the declarer alone against two; a Du
+- **Play**: ``choose_card`` of ``agents.rules.schafkopf_card_play`` (the declarer alone against two; a Du
   declarer must win every trick).
 
 ``seed`` seeds the tie-breaks; thresholds can be overridden, e.g. ``rules[simple=9]``.
@@ -28,34 +28,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from schafkopf_env import palatinate_kernel as K
+from schafkopf_env.palatinate import kernel as K
 from trick_core.cards import FRENCH_32
 
+from .schafkopf_card_play import OPPONENT, PARTNER, PlayView
+from .schafkopf_cards import FULL_MASK, POINTS, TRUMP_MASK, cards_in, count, first_or_none, mask_of, pick_best
 from .schafkopf_common import (
-    FULL_MASK,
     HEARTS,
     NON_HEART_SUITS,
-    OPPONENT,
-    PARTNER,
-    POINTS,
-    TRUMP_MASK,
     BlockReader,
-    PlayView,
     SchafkopfRulesAgent,
-    cards_in,
-    count,
     current_trick,
     double_or_not,
     du_bid,
-    first_or_none,
-    mask_of,
-    pick_best,
     positions_after,
-    suit_game_strength,
     trick_mask,
     trump_choice,
-    wins_every_trick,
 )
+from .schafkopf_strength import suit_game_strength, wins_every_trick
 
 SOLO_SUITS = NON_HEART_SUITS  # clubs, spades, diamonds: the suits a (non-heart) solo may name
 DU_CONTRACTS = ("solo_du", "heart_solo_du")

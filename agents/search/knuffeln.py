@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from knuffeln_env import kernel as K
+from knuffeln_env.knuffeln import kernel as K
 
 from ..base import legal_actions, positive_int
-from ..rules.knuffeln import decode
+from ..rules.knuffeln_table import decode
 from .heuristic import HeuristicPIMCAgent
 from .pimc import nan_mean
 

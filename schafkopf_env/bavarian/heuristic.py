@@ -1,5 +1,6 @@
 """The playout policy of Bavarian Schafkopf: the club player's habits of ``schafkopf_env.card_play`` in
-this game's state, for the ``pimc`` agent's playouts (``trick_core.drivers.compiled_search``).
+this game's state, for the ``pimc`` agent's playouts (``trick_core.drivers.compiled_search``; the
+game-independent part of the policy is ``schafkopf_env.playout_policy``).
 
 Bids: a Rufer with a base-game hand (``card_play.base_game_hand``), else pass; the called ace is of the
 suit the declarer holds fewest of; the trump suit the one that makes the hand strongest.
@@ -7,53 +8,34 @@ suit the declarer holds fewest of; the trump suit the one that makes the hand st
 
 from __future__ import annotations
 
-import numpy as np
+import sys
 
 from schafkopf_env.card_play import (
     SCRATCH_SIZE,  # noqa: F401  (the policy protocol of trick_core.drivers)
-    base_game_hand,
+    base_game_or_pass,
     choose_card,
     fill_four_seat_scratch,
     mask_bits,
-    random_card_action,
     random_set_index,
     strongest_trump,
     suit_count,
 )
-from trick_core.bits import lowest_bit, popcount, uniform01
-from trick_core.jit import inline_njit, njit
+from schafkopf_env.playout_policy import compiled_policy
+from trick_core.bits import lowest_bit, popcount
+from trick_core.jit import njit
 
 from . import kernel as bk
 
-
-@inline_njit
-def choose_action(state, mask, scratch, rng, epsilon):
-    """The playout's action: a card straight from the legal card bits (most steps), else from ``mask``."""
-    if state[bk.S_PHASE] == bk.PHASE_PLAYING:
-        return _card_action(state, bk.legal_card_bits(state, state[bk.S_SEAT_TO_ACT]), scratch, rng, epsilon)
-    bk.legal_action_mask(state, mask)
-    return _decision(state, mask, scratch, rng, epsilon)
-
-
-@inline_njit
-def _card_action(state, legal, scratch, rng, epsilon):
-    """The card action among the ``legal`` card bits: random with probability ``epsilon``, else heuristic."""
-    if epsilon > 0.0 and uniform01(rng) < epsilon:
-        return random_card_action(legal, bk.CARD_ACTION_BASE, rng)
-    return bk.CARD_ACTION_BASE + _card(state, legal, scratch, state[bk.S_SEAT_TO_ACT])
+CARD_PHASE = bk.PHASE_PLAYING
+"""The phase in which the seat to act plays a card (the protocol of ``schafkopf_env.playout_policy``)."""
 
 
 @njit
-def _decision(state, mask, scratch, rng, epsilon):
+def decision(state, hand, mask, rng):
+    """Every action but a card: the bid, the called ace, the trump suit."""
     phase = state[bk.S_PHASE]
-    seat = state[bk.S_SEAT_TO_ACT]
-    if phase == bk.PHASE_PLAYING:
-        return _card_action(state, mask_bits(mask, bk.CARD_ACTION_BASE, 32), scratch, rng, epsilon)
-    hand = np.uint64(state[bk.S_HANDS + seat])
     if phase == bk.PHASE_BIDDING:
-        if mask[bk.BID_ACTION_BASE + bk.RUFER] != 0 and base_game_hand(hand):
-            return bk.BID_ACTION_BASE + bk.RUFER
-        return bk.BID_ACTION_BASE + bk.PASS
+        return base_game_or_pass(hand, mask, bk.BID_ACTION_BASE + bk.RUFER, bk.BID_ACTION_BASE + bk.PASS)
     if phase == bk.PHASE_CALLING:
         best = -1
         best_count = 99
@@ -69,7 +51,8 @@ def _decision(state, mask, scratch, rng, epsilon):
 
 
 @njit
-def _card(state, legal, scratch, me):
+def card(state, legal, scratch, me):
+    """The heuristic card of ``me`` among the ``legal`` card bits (``card_play.choose_card``)."""
     if popcount(legal) == 1:
         return lowest_bit(legal)
     contract = state[bk.S_CONTRACT]
@@ -81,10 +64,8 @@ def _card(state, legal, scratch, me):
     return choose_card(state[bk.S_TRUMP_KIND], legal, me, size, num_rest, 3, tout, scratch)
 
 
-@njit
-def heuristic_action(state, rng, epsilon):
-    """The action the playout policy takes in ``state`` (for tests and for stepping by hand)."""
-    mask = np.zeros(bk.NUM_ACTIONS, dtype=np.int8)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    bk.legal_action_mask(state, mask)
-    return _decision(state, mask, scratch, rng, epsilon)
+_POLICY = compiled_policy(sys.modules[__name__], bk)
+choose_action = _POLICY.choose_action
+"""The playout's action (the policy protocol of ``trick_core.drivers``; ``schafkopf_env.playout_policy``)."""
+heuristic_action = _POLICY.heuristic_action
+"""The action the playout policy takes in ``state`` (for tests and for stepping by hand)."""

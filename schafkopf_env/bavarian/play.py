@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, TRICK_POWER, TRUMP
+from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, winning_position
 from trick_core.bits import bit, popcount
 from trick_core.jit import inline_njit
 
@@ -39,27 +39,6 @@ def follow_mask(kind, hand_mask, led_card):
     """The cards of the led effective suit if any, else the whole hand."""
     same = hand_mask & EFFECTIVE_SUIT_MASK[kind, EFFECTIVE_SUIT[kind, led_card]]
     return same if same != ZERO else hand_mask
-
-
-@inline_njit
-def winning_position(state, kind, start):
-    """Position in playing order of the card that wins the four at ``state[start:start + 4]``: the highest
-    trump, else the highest card of the led suit (``trumps.trick_winner_index`` without the array view,
-    whose reference counting costs more than the trick)."""
-    led_suit = EFFECTIVE_SUIT[kind, state[start]]
-    best = 0
-    best_trump = led_suit == TRUMP
-    best_power = TRICK_POWER[kind, state[start]]
-    for i in range(1, NUM_SEATS):
-        card = state[start + i]
-        suit = EFFECTIVE_SUIT[kind, card]
-        power = TRICK_POWER[kind, card]
-        if suit == TRUMP:
-            if not best_trump or power > best_power:
-                best, best_trump, best_power = i, True, power
-        elif suit == led_suit and not best_trump and power > best_power:
-            best, best_power = i, power
-    return best
 
 
 @inline_njit
@@ -109,7 +88,7 @@ def play_card(state, seat, card):
 def complete_trick(state, trick):
     kind = state[S_TRUMP_KIND]
     leader = state[trick]
-    winner = (leader + winning_position(state, kind, trick + 1)) % NUM_SEATS
+    winner = (leader + winning_position(state, kind, trick + 1, NUM_SEATS)) % NUM_SEATS
     state[trick + 5] = winner
     points = 0
     for i in range(NUM_SEATS):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from schafkopf_env.dealing import shuffle_pack
 from schafkopf_env.trumps import NUM_CARDS
 from trick_core.bits import bit, uniform_below
 from trick_core.jit import inline_njit
@@ -99,11 +100,7 @@ def start_from_masks(state, params, dealer, hands):
 def deal_random_with(state, params, rng, dealer):
     """Shuffle (Fisher-Yates), deal, start; ``dealer`` -1 draws the dealer too (after the shuffle)."""
     pack = SHUFFLE_SCRATCH
-    for i in range(NUM_CARDS):
-        state[pack + i] = i
-    for i in range(NUM_CARDS - 1, 0, -1):
-        j = uniform_below(rng, i + 1)
-        state[pack + i], state[pack + j] = state[pack + j], state[pack + i]
+    shuffle_pack(state, pack, NUM_CARDS, rng)
     if dealer < 0:
         dealer = uniform_below(rng, NUM_SEATS)
     h0, h1, h2, h3 = hands_of(state, pack)

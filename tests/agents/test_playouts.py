@@ -1,4 +1,4 @@
-"""The compiled heuristic playouts (``schafkopf_env.playouts``, ``knuffeln_env.playouts``) and the
+"""The compiled heuristic playouts (the ``heuristic`` module of each game's package) and the
 ``pimc`` agent built on them.
 
 For every game and variant, from many states reached by random play: the playout policy only ever takes
@@ -39,7 +39,7 @@ def _num_seats(game: str, params) -> int:
     if game == "knuffeln":
         return int(params[kernel_module(game).PARAM_PLAYERS])
     if game == "palatinate":
-        return int(params[kernel_module(game).P_PLAYERS])
+        return int(params[kernel_module(game).PARAM_PLAYERS])
     return 4
 
 

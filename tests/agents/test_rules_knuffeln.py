@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from agents import make
-from agents.rules.knuffeln import (
+from agents.rules.knuffeln import RulesAgent
+from agents.rules.knuffeln_phrases import (
     CANT_YOU_BEAT,
     CERTAINLY,
     FEEL_BAD,
@@ -13,11 +14,10 @@ from agents.rules.knuffeln import (
     PHRASE_OF_TOKEN,
     TWO_SURE_TRICKS,
     WE_MARCH,
-    RulesAgent,
-    Situation,
-    decode,
 )
-from knuffeln_env import kernel as K
+from agents.rules.knuffeln_situation import Situation
+from agents.rules.knuffeln_table import decode
+from knuffeln_env.knuffeln import kernel as K
 from trick_core.registry import make_env
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "4", "3", "2")

@@ -1,22 +1,14 @@
 """The rule-based Schafkopf players (``agents.rules.bavarian``, ``palatinate``, ``asserufen``):
 legal and deterministic play, no peeking, and the club player's decisions in set situations."""
 
-import time
 
 import numpy as np
 import pytest
 
 from agents import make
 from agents.arena import run_arena
-from agents.rules.schafkopf_common import (
-    OPPONENT,
-    PARTNER,
-    PlayView,
-    choose_card,
-    suit_game_strength,
-    trump_stopper,
-    wins_every_trick,
-)
+from agents.rules.schafkopf_card_play import OPPONENT, PARTNER, PlayView, choose_card
+from agents.rules.schafkopf_strength import suit_game_strength, trump_stopper, wins_every_trick
 from trick_core.cards import FRENCH_32, GERMAN_32
 from trick_core.registry import make_env
 
@@ -51,20 +43,15 @@ def test_only_legal_actions_against_rules_and_random_tables(game, config):
 
 
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
-def test_same_seed_same_play_and_fast(game, config):
+def test_same_seed_same_play(game, config):
+    """Two rules agents built with the same seed play every hand identically (their speed is measured
+    in ``benchmarks``, not here)."""
     env = make_env(game, **config)
     first, second = make("rules", game, seed=9), make("rules", game, seed=9)
     seats = len(env.possible_agents)
-    decisions, seconds = 0, 0.0
     for hand in range(30):
-        start = time.perf_counter()
         one = play_hand(env, [first] * seats, seed=500 + hand)
-        seconds += time.perf_counter() - start
-        decisions += len(one)
-        assert play_hand(env, [second] * seats, seed=500 + hand) == one
-    # Well under a millisecond per decision on an idle machine (env steps included here); the bound
-    # leaves room for a loaded test machine.
-    assert seconds / decisions < 2e-3
+        assert one and play_hand(env, [second] * seats, seed=500 + hand) == one
 
 
 def _twin_points(game, config, count, seed):

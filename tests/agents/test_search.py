@@ -17,7 +17,7 @@ from agents import make
 from agents.search.knuffeln import KnuffelnPIMCAgent
 from agents.search.outcomes import HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS, search_function
 from agents.search.pimc import nan_mean
-from knuffeln_env import kernel as K
+from knuffeln_env.knuffeln import kernel as K
 from trick_core import drivers
 from trick_core.bits import make_rng
 from trick_core.registry import VARIANTS, game_spec, kernel_module, make_env, variant_id

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from schafkopf_env import asserufen_kernel as K
 from schafkopf_env import asserufen_v0
+from schafkopf_env.asserufen import kernel as K
+from schafkopf_env.trumps import CARD_POINTS
 from trick_core.aec import IllegalActionError
-from trick_core.bits import make_rng
+from trick_core.bits import make_rng, uniform_below
 from trick_core.cards import FRENCH_32
 from trick_core.drivers import compiled as compiled_drivers
 
@@ -85,7 +86,7 @@ def test_action_strings_round_trip():
     env = asserufen_v0.raw_env()
     for a, name in enumerate(K.ACTION_NAMES):
         assert env.string_to_action(name) == a and env.action_to_string(a) == name
-    assert env.string_to_action("cq") == env.string_to_action("CQ") == K.ACTION_CARD_FIRST + 3
+    assert env.string_to_action("cq") == env.string_to_action("CQ") == K.CARD_ACTION_BASE + 3
     assert [env.action_to_string(a) for a in range(9, 24)] == [
         "call:C",
         "call:S",
@@ -146,6 +147,13 @@ def test_fixed_deal_and_dealer_only_reset():
     assert env.state()["dealer"] == "player_3" and env.agent_selection == "player_0"
 
 
+def test_a_fixed_deal_without_a_dealer_has_player_0_as_forehand():
+    env = asserufen_v0.raw_env()
+    env.reset(options={"hands": DEAL})
+    assert env.state()["dealer"] == "player_3" and env.agent_selection == "player_0"
+    assert env.game_record()["deal"]["dealer"] == 3
+
+
 def test_state_is_json_and_complete():
     env = asserufen_v0.raw_env()
     env.reset(seed=4)
@@ -173,7 +181,7 @@ def test_state_is_json_and_complete():
     assert st["phase"] == "over" and st["current_player"] is None
     if st["contract"] is not None:
         assert sum(st["points"].values()) == sum(
-            K.CARD_POINTS[FRENCH_32.parse(c)] for t in st["tricks"] for _, c in t["cards"]
+            CARD_POINTS[FRENCH_32.parse(c)] for t in st["tricks"] for _, c in t["cards"]
         )
 
 
@@ -200,7 +208,7 @@ def test_render_ansi_and_human(capsys):
         ({"dealer": 0, "hands": {**DEAL, "player_0": ["CX"] + DEAL["player_0"][1:]}}, "unknown card"),
         ({"dealer": 0, "hands": {k: v for k, v in DEAL.items() if k != "player_3"}}, "missing"),
         ({"dealer": 4, "hands": DEAL}, "dealer must be a seat"),
-        ({"dealer": 0, "hands": DEAL, "skat": ["C7", "C8"]}, "no skat"),
+        ({"dealer": 0, "hands": DEAL, "skat": ["C7", "C8"]}, "no 'skat'"),
         ({"dealer": 0, "hands": DEAL, "talon": []}, "unknown reset option"),
         ({"dealer": 0, "hands": "CQ SQ"}, "must map each"),
     ],
@@ -255,7 +263,7 @@ def test_illegal_action_terminate_follows_pettingzoo_convention():
 
 
 def hidden_differs(state, other, viewer):
-    return any(state[K.HANDS + s] != other[K.HANDS + s] for s in range(4) if s != viewer)
+    return any(state[K.S_HANDS + s] != other[K.S_HANDS + s] for s in range(4) if s != viewer)
 
 
 def test_observation_unchanged_when_hidden_cards_are_redealt():
@@ -283,8 +291,9 @@ def test_observation_unchanged_when_hidden_cards_are_redealt():
             K.observe(state, viewer, 2, obs)
             K.observe(resampled, viewer, 2, other_obs)
             perfect_changed += int(hidden_differs(state, resampled, viewer) and not np.array_equal(obs, other_obs))
-            if state[K.CONTRACT] == K.CONTRACT_ACE_CALL and state[K.PARTNER] != viewer and not state[K.PARTNER_KNOWN]:
-                moved_partner += int(resampled[K.PARTNER] != state[K.PARTNER])
+            hidden_partner = state[K.S_PARTNER] != viewer and not state[K.S_PARTNER_KNOWN]
+            if state[K.S_CONTRACT] == K.CONTRACT_ACE_CALL and hidden_partner:
+                moved_partner += int(resampled[K.S_PARTNER] != state[K.S_PARTNER])
     assert checked == 240 and perfect_changed > 100 and moved_partner > 10, (perfect_changed, moved_partner)
 
 
@@ -397,29 +406,37 @@ def test_playout_values():
         env.playout_values(actions, 0, seed=1)
 
 
-def test_kernel_random_hands_are_zero_sum_and_reproducible():
+def test_kernel_random_deals_give_every_seat_eight_cards_and_draw_every_dealer():
+    """``deal_random`` (the deal of ``reset(seed=...)`` and of the batch env) deals the whole pack, eight
+    cards a seat, with a dealer drawn uniformly; playing, settling and zero sums are ``tests/core``'s."""
     params = K.make_params()
-    assert DRIVERS.play_random_hands(params, 2000, 5) == DRIVERS.play_random_hands(params, 2000, 5)
     state = np.zeros(K.STATE_SIZE, dtype=np.int64)
     rng = make_rng(9)
-    out = np.zeros(4)
+    dealers = np.zeros(4, dtype=np.int64)
     for _ in range(300):
         K.deal_random(state, params, rng)
-        DRIVERS.random_playout(state, rng)
-        K.settlement(state, out)
-        assert out.sum() == 0 and K.current_seat(state) == -1
-        dealt = [int(state[K.DEAL_HANDS + s]) for s in range(4)]
+        dealt = [int(state[K.S_DEALT_HANDS + s]) for s in range(4)]
         assert all(bin(m).count("1") == 8 for m in dealt) and sum(dealt) == FRENCH_32.full_mask
+        assert state[K.S_HANDS : K.S_HANDS + 4].tolist() == dealt
+        assert K.current_seat(state) == (state[K.S_DEALER] + 1) % 4
+        dealers[state[K.S_DEALER]] += 1
+    assert dealers.min() > 50, dealers
 
 
-def test_random_card_is_uniform_over_the_mask():
-    rng = make_rng(3)
-    for cards in ("CA", "CA D7", "C10 SQ HJ H7 D8", " ".join(FRENCH_32.names_of(FRENCH_32.full_mask))):
-        mask = np.uint64(FRENCH_32.mask_of(cards.split()))
-        counts = np.zeros(32, dtype=np.int64)
-        draws = 3000 * len(cards.split())
-        for _ in range(draws):
-            counts[K.random_card(rng, mask)] += 1
-        chosen = counts[[FRENCH_32.parse(c) for c in cards.split()]]
-        assert counts.sum() == chosen.sum() == draws
-        assert chosen.min() > 2700 and chosen.max() < 3300, chosen
+def test_a_shuffled_pack_goes_out_in_packets_of_four_from_forehand():
+    """``deal_random_for_dealer`` shuffles (Fisher-Yates from the top, ``uniform_below``) and gives the
+    pack out four cards at a time, from forehand round the table twice."""
+    for dealer in range(4):
+        pack, rng = list(range(32)), make_rng(5 + dealer)
+        for i in range(31, 0, -1):
+            j = uniform_below(rng, i + 1)
+            pack[i], pack[j] = pack[j], pack[i]
+        expected = [0] * 4
+        for packet in range(8):
+            for card in pack[4 * packet : 4 * packet + 4]:
+                expected[(dealer + 1 + packet) % 4] |= 1 << card
+        state = np.zeros(K.STATE_SIZE, dtype=np.int64)
+        K.deal_random_for_dealer(state, K.make_params(), make_rng(5 + dealer), dealer)
+        assert [int(state[K.S_DEALT_HANDS + s]) for s in range(4)] == expected
+        assert state[K.S_DEALER] == dealer and K.current_seat(state) == (dealer + 1) % 4
+        assert not state[K.S_TRICK_CARDS : K.S_TRICK_CARDS + 32].any()  # the shuffling table is cleared

@@ -6,8 +6,9 @@ from collections import Counter
 
 import numpy as np
 
-from schafkopf_env import asserufen_kernel as K
-from schafkopf_env.asserufen_reference import AsserufenReference, all_cards
+from schafkopf_env.asserufen import kernel as K
+from schafkopf_env.asserufen.reference import AsserufenReference, all_cards
+from schafkopf_env.trumps import CARD_POINTS
 from trick_core.cards import FRENCH_32
 from trick_core.drivers import compiled as compiled_drivers
 
@@ -84,14 +85,14 @@ def play_both(seed: int, stats: Counter) -> None:
     out = np.zeros(4)
     K.settlement(state, out)
     assert out.tolist() == reference.settlement(), seed
-    tricks = int(state[K.TRICK_NUMBER])
-    assert state[K.TRICK_WINNERS : K.TRICK_WINNERS + tricks].tolist() == reference.trick_winners(), seed
-    points = [sum(K.CARD_POINTS[FRENCH_32.parse(c)] for c in taken) for taken in reference.taken]
-    assert state[K.POINTS : K.POINTS + 4].tolist() == points, seed
-    assert bool(state[K.PARTNER_KNOWN]) == (reference.partnership_known and reference.contract == "ace_call")
+    tricks = int(state[K.S_TRICK_NUMBER])
+    assert state[K.S_TRICK_WINNERS : K.S_TRICK_WINNERS + tricks].tolist() == reference.trick_winners(), seed
+    points = [sum(CARD_POINTS[FRENCH_32.parse(c)] for c in taken) for taken in reference.taken]
+    assert state[K.S_POINTS : K.S_POINTS + 4].tolist() == points, seed
+    assert bool(state[K.S_PARTNER_KNOWN]) == (reference.partnership_known and reference.contract == "ace_call")
     stats[reference.contract or "thrown_in"] += 1
     stats[f"doublings={reference.doublings}"] += 1
-    stats["ran_away"] += int(state[K.RAN_AWAY])
+    stats["ran_away"] += int(state[K.S_RAN_AWAY])
     stats["lost_du"] += int(reference.lost_du)
     stats["declarer_won"] += int(out[reference.declarer or 0] > 0)
 

@@ -1,11 +1,11 @@
 """Asserufen rules, table-driven: bidding ladder, darf man, calling, the called-card rules, contra, values
-and the source's worked examples (shared/rules/palatinate_schafkopf.md sections 1 and 3)."""
+and the source's worked examples (docs/rules/palatinate_schafkopf.md sections 1 and 3)."""
 
 import numpy as np
 import pytest
 
-from schafkopf_env import asserufen_kernel as K
 from schafkopf_env import asserufen_v0
+from schafkopf_env.asserufen import kernel as K
 from trick_core.aec import IllegalActionError
 from trick_core.cards import FRENCH_32
 
@@ -243,19 +243,19 @@ def called_state(hand, trick=(), done=False, partner=2, leader=0):
     play after ``trick`` (cards led from ``leader``)."""
     state = np.zeros(K.STATE_SIZE, dtype=np.int64)
     K.init_state(state, K.make_params(), 3, np.arange(32))
-    state[K.CONTRACT] = K.CONTRACT_ACE_CALL
-    state[K.TRUMP_KIND] = 2
-    state[K.DECLARER] = 1
-    state[K.CALLED_CARD] = FRENCH_32.parse("CA")
-    state[K.PARTNER] = partner
-    state[K.CALLED_SUIT_DONE] = int(done)
-    state[K.PHASE] = K.PHASE_PLAY
-    state[K.HANDS + partner] = FRENCH_32.mask_of(hand.split())
-    state[K.TRICK_LEADERS] = leader
+    state[K.S_CONTRACT] = K.CONTRACT_ACE_CALL
+    state[K.S_TRUMP_KIND] = 2
+    state[K.S_DECLARER] = 1
+    state[K.S_CALLED_CARD] = FRENCH_32.parse("CA")
+    state[K.S_PARTNER] = partner
+    state[K.S_CALLED_SUIT_DONE] = int(done)
+    state[K.S_PHASE] = K.PHASE_PLAY
+    state[K.S_HANDS + partner] = FRENCH_32.mask_of(hand.split())
+    state[K.S_TRICK_LEADERS] = leader
     for i, card in enumerate(trick):
-        state[K.TRICK_CARDS + i] = FRENCH_32.parse(card)
-    state[K.TRICK_COUNT] = len(trick)
-    state[K.SEAT_TO_ACT] = partner
+        state[K.S_TRICK_CARDS + i] = FRENCH_32.parse(card)
+    state[K.S_TRICK_SIZE] = len(trick)
+    state[K.S_SEAT_TO_ACT] = partner
     return state
 
 
@@ -278,14 +278,14 @@ def called_state(hand, trick=(), done=False, partner=2, leader=0):
 def test_called_card_rules(hand, trick, done, expected, rule):
     leader = (2 - len(trick)) % 4
     state = called_state(hand, trick, done, leader=leader)
-    mask = K.legal_card_mask(state, 2)
+    mask = K.legal_card_bits(state, 2)
     assert set(FRENCH_32.names_of(int(mask))) == set(expected.split()), rule
 
 
 def test_called_card_rules_do_not_bind_other_players():
     state = called_state("C9 C8 HA S7", ["C10"], False, partner=2)
-    state[K.PARTNER] = 3  # the holder is someone else
-    assert set(FRENCH_32.names_of(int(K.legal_card_mask(state, 2)))) == {"C9", "C8"}
+    state[K.S_PARTNER] = 3  # the holder is someone else
+    assert set(FRENCH_32.names_of(int(K.legal_card_bits(state, 2)))) == {"C9", "C8"}
 
 
 def test_rule_3_and_rule_1_in_a_played_hand():
@@ -490,16 +490,16 @@ def finished_state(contract, side_points, side_tricks, side_cards, doublings=0, 
     K.init_state(state, K.make_params(), 0, np.arange(32))
     side = [1, 2] if contract == K.CONTRACT_ACE_CALL else [1]
     others = [s for s in range(4) if s not in side]
-    state[K.CONTRACT], state[K.DECLARER], state[K.PARTNER] = contract, 1, 2 if contract == 1 else -1
-    state[K.TRUMP_KIND] = trump
-    state[K.PHASE], state[K.SEAT_TO_ACT] = K.PHASE_OVER, -1
-    state[K.DOUBLINGS], state[K.DU_LOST] = doublings, du_lost
+    state[K.S_CONTRACT], state[K.S_DECLARER], state[K.S_PARTNER] = contract, 1, 2 if contract == 1 else -1
+    state[K.S_TRUMP_KIND] = trump
+    state[K.S_PHASE], state[K.S_SEAT_TO_ACT] = K.PHASE_OVER, -1
+    state[K.S_DOUBLINGS], state[K.S_DU_LOST] = doublings, du_lost
     for seats, points, tricks in ((side, side_points, side_tricks), (others, 120 - side_points, 8 - side_tricks)):
-        state[K.POINTS + seats[0]] = points
-        state[K.TRICKS_WON + seats[0]] = tricks
+        state[K.S_POINTS + seats[0]] = points
+        state[K.S_TRICKS_WON + seats[0]] = tricks
     side_mask = FRENCH_32.mask_of(side_cards.split())
     for seat in range(4):
-        state[K.DEAL_HANDS + seat] = side_mask if seat == 1 else 0
+        state[K.S_DEALT_HANDS + seat] = side_mask if seat == 1 else 0
     return state
 
 

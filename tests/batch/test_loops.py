@@ -54,8 +54,8 @@ def test_specialised_loops_are_loaded_from_the_disk_cache_in_a_new_process():
 
 
 def test_fingerprint_follows_the_loaded_code_and_differs_between_kernels():
-    from knuffeln_env import kernel as knuffeln_kernel
-    from schafkopf_env import asserufen_kernel
+    from knuffeln_env.knuffeln import kernel as knuffeln_kernel
+    from schafkopf_env.asserufen import kernel as asserufen_kernel
     from schafkopf_env.bavarian import kernel as bavarian_kernel
 
     prints = {code_fingerprint(k) for k in (bavarian_kernel, asserufen_kernel, knuffeln_kernel)}

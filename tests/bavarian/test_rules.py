@@ -11,7 +11,7 @@ import pytest
 
 from schafkopf_env import bavarian_v0
 from schafkopf_env.bavarian import kernel, reference
-from schafkopf_env.trumps import TRUMP_WENZ, trick_winner_index
+from schafkopf_env.trumps import CARD_POINTS, TRUMP_WENZ, trick_winner_index
 from trick_core.cards import GERMAN_32
 
 
@@ -87,7 +87,7 @@ def table(request):
 # ---------------------------------------------------------------- 1. cards, 2. deal
 def test_pack_has_32_cards_and_120_points():
     assert len(reference.PACK) == 32 and reference.card_points(reference.PACK) == 120
-    assert int(kernel.CARD_POINTS.sum()) == 120
+    assert int(CARD_POINTS.sum()) == 120
     assert [GERMAN_32.name_of(i) for i in range(32)] == list(reference.PACK)
     assert kernel.ACTION_NAMES[:32] == reference.PACK
 

@@ -1,4 +1,4 @@
-"""The AEC fast paths of ``trick_core.aec`` keep PettingZoo's semantics.
+"""The AEC fast paths of ``trick_core.aec`` (and ``trick_core.compiled_kernel``) keep PettingZoo's semantics.
 
 ``TrickTakingEnv`` rewrites ``last``, ``agent_iter`` and ``_was_dead_step`` without PettingZoo's per-call
 overhead and calls kernels (``advance``, and ``observe`` from ``_fill_observation``) through
@@ -19,7 +19,7 @@ from pettingzoo.utils.env import AECIterable
 
 from knuffeln_env import knuffeln_v0
 from schafkopf_env import asserufen_v0, bavarian_v0, palatinate_v0
-from trick_core.aec import ADVANCE_SIGNATURE, CompiledKernel
+from trick_core.compiled_kernel import ADVANCE_SIGNATURE, CompiledKernel
 from trick_core.drivers import compiled
 
 MODULES = {

@@ -134,11 +134,11 @@ def test_numba_cache_folder_is_keyed_by_every_compiled_source(tmp_path):
 
     assert numba.config.CACHE_DIR == str(jit.CACHE_DIR)
     assert jit.CACHE_DIR.name == jit.source_fingerprint()
-    for folder in ("trick_core", "schafkopf_env/bavarian", "knuffeln_env", "agents", "trick_gym"):
+    for folder in ("trick_core", "schafkopf_env/bavarian", "knuffeln_env/knuffeln", "agents", "trick_gym"):
         (tmp_path / folder).mkdir(parents=True)
     (tmp_path / "trick_core" / "jit.py").write_text("x = 1\n")
     (tmp_path / "schafkopf_env" / "bavarian" / "kernel.py").write_text("y = 2\n")
-    (tmp_path / "knuffeln_env" / "playouts.py").write_text("z = 3\n")
+    (tmp_path / "knuffeln_env" / "knuffeln" / "heuristic.py").write_text("z = 3\n")
     (tmp_path / "agents" / "arena.py").write_text("not compiled\n")
     (tmp_path / "schafkopf_env" / "bavarian_v0.py").write_text("an env: not compiled\n")
     (tmp_path / "schafkopf_env" / "bavarian" / "reference.py").write_text("plain Python\n")
@@ -149,7 +149,7 @@ def test_numba_cache_folder_is_keyed_by_every_compiled_source(tmp_path):
                         "trick_gym/one_seat.py"):
         (tmp_path / pure_python).write_text("edited\n")
         assert jit.source_fingerprint(tmp_path) == before, pure_python  # pure-Python modules do not count
-    for edited in ("schafkopf_env/bavarian/kernel.py", "knuffeln_env/playouts.py", "trick_core/jit.py",
+    for edited in ("schafkopf_env/bavarian/kernel.py", "knuffeln_env/knuffeln/heuristic.py", "trick_core/jit.py",
                    "trick_gym/loops.py"):
         path = tmp_path / edited
         original = path.read_text()

@@ -61,6 +61,14 @@ def test_illegal_reward_must_be_a_finite_number(game, reward):
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("talk", [None, False, 0, "tokens:0", "lexicn"])
+def test_a_bad_talk_option_is_rejected_naming_talk(game, talk):
+    """Knüffeln names the bad value; the Schafkopf games, which have no talk, name the unknown option."""
+    with pytest.raises(ValueError, match="talk"):
+        _fresh(game, talk=talk)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("seed", [1.5, "3", -1, True, [1]])
 def test_seed_must_be_a_non_negative_integer(game, seed):
     with pytest.raises(ValueError, match="seed"):

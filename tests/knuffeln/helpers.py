@@ -96,7 +96,7 @@ def biased_action(legal_strings: list[str], rng) -> str:
 
 def obs_offset(section: str, obs_type: int = 0, **config) -> int:
     """Start of an observation section (by the start of its name in ``kernel.observation_layout``)."""
-    from knuffeln_env import kernel
+    from knuffeln_env.knuffeln import kernel
 
     config = {k: v for k, v in config.items() if k in ("variant", "players", "talk")}
     offset = 0

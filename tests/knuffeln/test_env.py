@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from knuffeln_env import kernel, knuffeln_v0
+from knuffeln_env import knuffeln_v0
+from knuffeln_env.knuffeln import kernel
 from trick_core.aec import IllegalActionError
 
 from .helpers import (

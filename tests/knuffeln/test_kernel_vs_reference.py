@@ -9,8 +9,8 @@ import collections
 import numpy as np
 import pytest
 
-from knuffeln_env import kernel
-from knuffeln_env.reference import RedealNeeded, ReferenceHand
+from knuffeln_env.knuffeln import kernel
+from knuffeln_env.knuffeln.reference import RedealNeeded, ReferenceHand
 from trick_core.bits import make_rng
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 from trick_core.drivers import compiled as compiled_drivers
@@ -46,7 +46,7 @@ def _compare(config: dict, hands: int, seed: int, biased: bool) -> collections.C
     for hand in range(hands):
         kernel.deal_random(state, params, rng)
         dealer = int(state[kernel.S_DEALER])
-        dealt = {s: deck.names_of(int(state[kernel.S_DEALT + s])) for s in range(players)}
+        dealt = {s: deck.names_of(int(state[kernel.S_DEALT_HANDS + s])) for s in range(players)}
         stock = [deck.name_of(int(state[kernel.S_STOCK + k])) for k in range(kernel.STOCK_SIZE)]
         ref = ReferenceHand(**config)
         ref.start(dealer, dealt, stock)
@@ -62,12 +62,12 @@ def _compare(config: dict, hands: int, seed: int, biased: bool) -> collections.C
             seen[action.split(":")[0] if ":" in action else ("card" if deck.is_card(action) else action)] += 1
             ref.apply(action)
             DRIVERS.advance(state, index[action], mask)
-        assert int(state[kernel.S_TRICK_NO]) == len(ref.tricks)
+        assert int(state[kernel.S_TRICK_NUMBER]) == len(ref.tricks)
         for t, trick in enumerate(ref.tricks):
             log = kernel.S_TRICK_LOG + t * kernel.TRICK_LOG_WIDTH
             assert (int(state[log]), int(state[log + 1])) == (trick.leader, trick.winner), (config, hand, t)
             assert bool(state[log + 2] == 1) == trick.face_down_accepted
-        assert [int(state[kernel.S_SETTLE + s]) for s in range(players)] == ref.settlement, (config, hand)
+        assert [int(state[kernel.S_SETTLEMENT + s]) for s in range(players)] == ref.settlement, (config, hand)
         assert kernel.RESULT_NAMES[int(state[kernel.S_RESULT_KIND])] == ref.result[0]
         seen["result:" + ref.result[0]] += 1
     return seen

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knuffeln_env import kernel, knuffeln_v0
+from knuffeln_env import knuffeln_v0
+from knuffeln_env.knuffeln import kernel
 
 from .helpers import biased_action, build_deal
 

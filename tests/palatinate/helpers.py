@@ -5,6 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env import palatinate_v0
+from trick_core.cards import FRENCH_32
+
+CARDS = FRENCH_32.parse
 
 # Dealer player_2, so player_0 is forehand and the order is 0, 1, 2. Player_0 holds the four Queens,
 # both black Jacks and four hearts: the source's Heart Solo Du example.

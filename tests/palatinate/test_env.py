@@ -11,16 +11,12 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from schafkopf_env import palatinate_kernel as kernel
 from schafkopf_env import palatinate_v0
+from schafkopf_env.palatinate import kernel
 from trick_core.aec import IllegalActionError
-from trick_core.bits import make_rng
 from trick_core.cards import FRENCH_32
-from trick_core.drivers import compiled as compiled_drivers
 
 from .helpers import EXAMPLE_HANDS, act, example_deal, is_over, legal, new_env, play_to_end, to_act
-
-DRIVERS = compiled_drivers(kernel)
 
 OBS_TYPES = ("observation", "information_state", "perfect")
 CONFIGS = [(players, obs) for players in (3, 4) for obs in OBS_TYPES]
@@ -478,6 +474,18 @@ def test_playout_values_are_zero_sum_and_seeded():
         env.unwrapped.playout_values([env.unwrapped.string_to_action("pass")], 5, seed=0)
 
 
+def test_state_layout_declares_the_common_fields_and_records_who_acted():
+    assert kernel.layout.missing_common_fields() == []
+    env = new_env()
+    act(env, "solo", "pass", "pass", "trump:C", "no_schenken")
+    state = env.unwrapped.kernel_state()
+    length = state[kernel.S_HISTORY_LENGTH]
+    seats = state[kernel.S_HISTORY_SEATS : kernel.S_HISTORY_SEATS + length].tolist()
+    actions = [kernel.ACTION_NAMES[a] for a in state[kernel.S_HISTORY_ACTIONS : kernel.S_HISTORY_ACTIONS + length]]
+    expected = [(0, "solo"), (1, "pass"), (2, "pass"), (0, "trump:C"), (1, "no_schenken")]
+    assert list(zip(seats, actions, strict=True)) == expected
+
+
 def test_kernel_state_is_a_copy():
     env = new_env()
     state = env.unwrapped.kernel_state()
@@ -492,16 +500,3 @@ def test_clone_is_independent():
     act(env, "pass")
     assert copy.state()["history"] == [["player_0", "solo"]]
     assert env.unwrapped.state()["history"] == [["player_0", "solo"], ["player_1", "pass"]]
-
-
-def test_play_random_hands_is_seeded_and_zero_sum_over_seats():
-    params = kernel.make_params(3, 4)
-    assert DRIVERS.play_random_hands(params, 500, 7) == DRIVERS.play_random_hands(params, 500, 7)
-    rng = make_rng(1)
-    state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
-    out = np.zeros(3)
-    for _ in range(200):
-        kernel.deal_random(state, params, rng)
-        DRIVERS.random_playout(state, rng)
-        kernel.settlement(state, out)
-        assert out.sum() == 0 and kernel.current_seat(state) == -1

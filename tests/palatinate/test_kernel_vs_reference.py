@@ -9,8 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from schafkopf_env import palatinate_kernel as kernel
-from schafkopf_env import palatinate_reference as reference
+from schafkopf_env.palatinate import kernel, reference
 from trick_core.cards import FRENCH_32
 from trick_core.drivers import compiled as compiled_drivers
 

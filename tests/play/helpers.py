@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 OLE_BLOCK_PREFIXES = ("stock cards shown to all", "face-down stock cards I know")
-"""The Knüffeln observation sections (``knuffeln_env.kernel.observation_layout``) of the stock cards a
+"""The Knüffeln observation sections (``knuffeln_env.knuffeln.kernel.observation_layout``) of the stock cards a
 seat has been shown: the only stock cards it may see."""
 
 
@@ -52,7 +52,7 @@ def shown_by_teammates(st: dict, seat: str) -> set[str]:
 def stock_cards_seen(env, seat: str) -> set[str]:
     """Knüffeln: the stock cards ``seat``'s own observation marks as shown to it (bottom Oles, what the
     dealer looked at), located with the kernel's own observation layout."""
-    from knuffeln_env import kernel
+    from knuffeln_env.knuffeln import kernel
 
     config = env.unwrapped.config
     params = kernel.make_params(config["variant"], config["players"], config["talk"])

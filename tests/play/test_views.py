@@ -88,7 +88,7 @@ def test_legal_moves_only_for_the_seat_to_act(game, config):
 def test_knuffeln_observation_blocks_match_the_env(config):
     """The offsets ``play`` reads the stock knowledge at are the kernel's own layout, and the hand block
     decodes to the seat's hand."""
-    from knuffeln_env import kernel
+    from knuffeln_env.knuffeln import kernel
 
     env = make_env("knuffeln", config)
     env.reset(seed=2)

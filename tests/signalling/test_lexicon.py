@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.rules.knuffeln import PHRASE_OF_TOKEN
+from agents.rules.knuffeln_phrases import PHRASE_OF_TOKEN
 from knuffeln_env import knuffeln_v0
 from signalling.lexicon import (
     CARD_CLASSES,

@@ -8,11 +8,10 @@ import math
 import numpy as np
 import pytest
 
+from signalling.deal_counting import distribute, distribute_reference
 from signalling.partners import (
     certainty_point,
     certainty_trick,
-    distribute,
-    distribute_reference,
     hand_summary,
     holder_counts,
     knowledge,

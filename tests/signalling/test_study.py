@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from experiments.signalling_study import Args, main
+from experiments.signalling_args import Args
+from experiments.signalling_study import main
 
 
 def test_quick_study_writes_report_plots_and_results(tmp_path):

@@ -1,0 +1,49 @@
+"""Sizes and seeds of the signalling study (``experiments.signalling_study``): its command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Args:
+    """Sizes and seeds of the signalling study (the defaults take well under an hour on two cores)."""
+
+    out: str = "docs"
+    """folder of signalling.md; plots and results.json go to <out>/signalling/"""
+    seed: int = 0
+    """seed of every deal and agent"""
+    workers: int = 2
+    """processes playing arena deals in parallel"""
+    tokens: int = 8
+    """vocabulary of the abstract-token talk variant (talk="tokens:N")"""
+    talk_deals: int = 3000
+    """deals of each duplicate match for the value of talk and the scramble test"""
+    log_deals: int = 200
+    """deals of the round robins whose hands are logged for the metrics"""
+    influence_hands: int = 16
+    """hands of rule talkers replayed with every alternative message (causal influence)"""
+    crossplay_specs: list[str] = field(default_factory=list)
+    """agents of the cross-play matrix (default: the rule talker under token permutations 0..population-1)"""
+    crossplay_population: int = 5
+    """size of the default token-permuted population"""
+    crossplay_deals: int = 300
+    """deals per cell of the cross-play matrix"""
+    crossplay_log_deals: int = 60
+    """deals logged per cross-play agent for its metrics"""
+    partner_hands: int = 80
+    """ace-call hands per game and agent type for the hidden-partner study"""
+    partner_agents: list[str] = field(default_factory=lambda: ["rules", "pimc", "random"])
+    """agent types of the hidden-partner study (self-play)"""
+    partner_max_deals: int = 400
+    """deals played at most per game and agent type while looking for ace-call hands"""
+    permutations: int = 200
+    """shuffles of each permutation test of a mutual information"""
+    quick: bool = False
+    """tiny sizes for a smoke test (overrides the sizes above)"""
+    report_only: bool = False
+    """rewrite the report and plots from <out>/signalling/results.json without playing again"""
+
+
+QUICK = {"talk_deals": 6, "log_deals": 3, "influence_hands": 1, "crossplay_population": 2, "crossplay_deals": 3,
+         "crossplay_log_deals": 2, "partner_hands": 2, "partner_max_deals": 40, "permutations": 10}

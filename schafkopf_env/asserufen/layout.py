@@ -1,0 +1,110 @@
+"""Where everything lives: the kernel's state array and the observation vector of Asserufen.
+
+The state is one flat ``int64`` array laid out with ``trick_core.layout.StateLayout`` (the common fields
+under the names every game uses); bit masks are stored as ``int64`` and read back with ``np.uint64(...)``.
+The observation is a sequence of named segments (``OBSERVATION_SEGMENTS`` and the two that extend it),
+the index table of the env's docs page (``asserufen_v0``; a test checks the two agree).
+"""
+
+from __future__ import annotations
+
+from schafkopf_env.trumps import NUM_CARDS
+from trick_core.layout import StateLayout
+
+from .tables import MAX_DOUBLINGS_LIMIT, NUM_PHASES, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE
+
+# --------------------------------------------------------------------------- state
+HISTORY_CAPACITY = 128
+"""Actions one hand can take: 4 bids, 1 answer, 1 call/trump, <= 3 offers, doublings with their rounds
+(<= 8 doubles + 3 answers each + 3), 32 cards: below 90."""
+
+layout = StateLayout("asserufen")
+S_PARAMS = layout.field("params", PARAMS_SIZE)  # params[PARAM_MAX_DOUBLINGS]: the cap on doublings
+S_DEALER = layout.field("dealer")
+S_PHASE = layout.field("phase")
+S_SEAT_TO_ACT = layout.field("seat_to_act")  # -1 once over
+S_DEALT_HANDS = layout.field("dealt_hands", NUM_SEATS)
+S_HANDS = layout.field("hands", NUM_SEATS)
+S_PLAYED_BY = layout.field("played_by", NUM_SEATS)  # per seat: the cards it has played (mask)
+S_BIDS = layout.field("bids", NUM_SEATS)  # each seat's bid action, NOT_SPOKEN before it speaks
+S_NUM_SPOKEN = layout.field("num_spoken")
+S_HIGHEST_BID = layout.field("highest_bid")  # -1 while everybody said weg
+S_HIGHEST_BIDDER = layout.field("highest_bidder")
+S_HAENGE_AN_SEAT = layout.field("haenge_an_seat")  # who said haenge_an, -1 if nobody
+S_ANSWER = layout.field("answer")  # ACTION_ACCEPT / ACTION_REFUSE once answered, else -1
+S_CONTRACT = layout.field("contract")  # CONTRACT_NONE until the bidding is over; stays so when thrown in
+S_DECLARER = layout.field("declarer")
+S_TRUMP_KIND = layout.field("trump_kind")  # -1 until the contract is fixed
+S_CALLED_CARD = layout.field("called_card")  # -1 unless an ace-call game
+S_PARTNER = layout.field("partner")  # holder of the called card (hidden information), -1 if none
+S_PARTNER_KNOWN = layout.field("partner_known")  # 1 once the partnership is public
+S_CALLED_SUIT_DONE = layout.field("called_suit_done")  # 1 once the first trick led in the called suit is complete
+S_RAN_AWAY = layout.field("ran_away")  # 1 if the partner ran away (that trick complete without the called card)
+S_DOUBLINGS = layout.field("doublings")
+S_LAST_DOUBLER = layout.field("last_doubler")
+S_ROUND_ANSWERS = layout.field("round_answers")  # no_double answers in a row in the doubling round
+S_PENDING_PLAYER = layout.field("pending_player")  # the seat about to play when the doubling began
+S_DOUBLERS = layout.field("doublers", MAX_DOUBLINGS_LIMIT)  # the seat of each double, in order
+S_TRICK_NUMBER = layout.field("trick_number")  # completed tricks
+S_TRICK_SIZE = layout.field("trick_size")  # cards in the trick in progress
+S_TRICK_LEADERS = layout.field("trick_leaders", NUM_TRICKS)
+S_TRICK_CARDS = layout.field("trick_cards", NUM_TRICKS * NUM_SEATS)  # per trick, the cards in playing order
+S_TRICK_WINNERS = layout.field("trick_winners", NUM_TRICKS)
+S_POINTS = layout.field("points", NUM_SEATS)
+S_TRICKS_WON = layout.field("tricks_won", NUM_SEATS)
+S_VOID_SUITS = layout.field("void_suits", NUM_SEATS)  # per seat: bits of the effective suits it failed to follow
+S_DU_LOST = layout.field("du_lost")  # 1 once the opponents won a trick in a Du
+S_HISTORY_LENGTH = layout.field("history_length")
+S_HISTORY_SEATS = layout.field("history_seats", HISTORY_CAPACITY)
+S_HISTORY_ACTIONS = layout.field("history_actions", HISTORY_CAPACITY)
+STATE_SIZE = layout.size
+
+SHUFFLE_SCRATCH = S_TRICK_CARDS
+"""Where a random deal shuffles the pack: the trick cards, empty until play begins (and cleared again by
+the deal), so that dealing allocates nothing."""
+assert NUM_TRICKS * NUM_SEATS >= NUM_CARDS
+
+# --------------------------------------------------------------------------- observation
+BID_SLOTS = 8
+"""Per seat in the observation: not yet spoken, then the seven bid actions."""
+OBSERVATION_SEGMENTS = (
+    ("own hand (card one-hot)", NUM_CARDS),
+    ("dealer (relative seat)", NUM_SEATS),
+    ("phase: bidding, answer, call, trump, contra_offer, doubling_round, play, over", NUM_PHASES),
+    ("seat to act (relative seat; zeros once over)", NUM_SEATS),
+    (
+        "bids: 8 slots per relative seat (not yet spoken, then weg ... heart_solo_du in action order)",
+        NUM_SEATS * BID_SLOTS,
+    ),
+    ("answer to darf_man: accept, refuse", 2),
+    ("contract: ace_call, solo, heart_solo, solo_du, heart_solo_du", 5),
+    ("declarer (relative seat)", NUM_SEATS),
+    ("trump suit: C S H D", 4),
+    ("called card (card one-hot)", NUM_CARDS),
+    ("partnership public (called card played, partner said re, or partner ran away)", 1),
+    ("partner (relative seat) if this seat knows it: public, or this seat is the partner", NUM_SEATS),
+    ("called-suit rules over (first trick led in the called suit complete), partner ran away", 2),
+    ("doublings so far (count)", 1),
+    ("doubles said per relative seat (count)", NUM_SEATS),
+    ("leader of the current trick (relative seat)", NUM_SEATS),
+    ("current trick: card played by each relative seat (4 x 32)", NUM_SEATS * NUM_CARDS),
+    ("cards played so far by each relative seat (4 x 32)", NUM_SEATS * NUM_CARDS),
+    ("tricks won per relative seat (count)", NUM_SEATS),
+    ("card points taken per relative seat", NUM_SEATS),
+    ("tricks completed (count)", 1),
+)
+OBS_HISTORY_TRICK = NUM_SEATS + NUM_SEATS * NUM_CARDS + NUM_SEATS
+"""One completed trick in the information state: leader, the card of each relative seat, winner."""
+INFORMATION_STATE_SEGMENTS = (
+    ("trick history: 8 tricks x (leader 4, card by relative seat 4 x 32, winner 4)", NUM_TRICKS * OBS_HISTORY_TRICK),
+    ("doubling history: 8 slots x the relative seat that said the k-th double", MAX_DOUBLINGS_LIMIT * NUM_SEATS),
+)
+PERFECT_SEGMENTS = (("cards still held by each relative seat (4 x 32)", NUM_SEATS * NUM_CARDS),)
+
+OBS_SIZE_OBSERVATION = sum(size for _, size in OBSERVATION_SEGMENTS)
+OBS_SIZE_INFORMATION_STATE = OBS_SIZE_OBSERVATION + sum(size for _, size in INFORMATION_STATE_SEGMENTS)
+OBS_SIZE_PERFECT = OBS_SIZE_INFORMATION_STATE + sum(size for _, size in PERFECT_SEGMENTS)
+OBS_TYPE_OBSERVATION, OBS_TYPE_INFORMATION_STATE, OBS_TYPE_PERFECT = range(3)
+OBS_SIZES = (OBS_SIZE_OBSERVATION, OBS_SIZE_INFORMATION_STATE, OBS_SIZE_PERFECT)
+OBS_HIGH = 120.0
+"""Largest value in any observation (card points of one seat)."""

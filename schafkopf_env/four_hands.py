@@ -1,0 +1,67 @@
+"""``FourHandsEnv``: the env base of the Schafkopf games that deal the whole pack to four seats, eight cards
+each, with no skat (Bavarian Schafkopf, Asserufen).
+
+What those envs share beyond ``trick_core.kernel_env.KernelEnv`` is written here once: parsing a fixed
+deal, writing the deal into records, reading a deal back from a kernel state, and the small name lookups
+of ``state()``. A fixed deal is ``reset(options={"dealer": d, "hands": {"player_0": [...], ...}})``;
+without ``"dealer"`` seat 3 deals, so ``player_0`` is forehand (the seat after the dealer speaks first).
+``{"dealer": d}`` alone deals random hands with that dealer.
+
+The kernel (``kernel`` of the subclass) provides ``NUM_SEATS`` (4), ``HAND_SIZE`` (8), ``S_DEALER`` and
+``S_DEALT_HANDS``; the subclass sets ``deck``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from trick_core.deal import DealBuilder, parse_dealer, parse_hands
+from trick_core.kernel_env import Deal, KernelEnv
+
+DEFAULT_DEALER = 3
+"""A fixed deal without a dealer: seat 3 deals, so ``player_0`` is forehand."""
+
+
+class FourHandsEnv(KernelEnv):
+    """Base of the four-seat Schafkopf envs whose deal is four hands of eight (module docstring)."""
+
+    def _parse_deal(self, options: dict) -> Deal:
+        """A random deal for a given dealer, or a fixed deal of four hands (the 32 card indices, seat by
+        seat); ``ValueError`` naming any problem."""
+        for key in ("skat", "stock"):
+            if key in options:
+                raise ValueError(f"{self.game_name}: all 32 cards are dealt to the four seats; there is no {key!r}")
+        k = self.kernel
+        dealer = parse_dealer(options, k.NUM_SEATS, self.game_name, DEFAULT_DEALER)
+        if "hands" not in options:
+            return self._random_deal(self._np_random, dealer)
+        builder = DealBuilder(self.deck, self.game_name)
+        hands = parse_hands(builder, options, self.possible_agents, k.HAND_SIZE)
+        builder.require_complete()
+        cards = np.array([card for agent in self.possible_agents for card in hands[agent]], dtype=np.int64)
+        return Deal(dealer, cards)
+
+    def _deal_options(self, deal) -> dict:
+        """The ``reset`` options recreating the hand being played (read from the kernel state; each hand
+        in card-layout order)."""
+        k = self.kernel
+        return {
+            "dealer": int(self._state[k.S_DEALER]),
+            "hands": {
+                agent: self._card_names(self._state[k.S_DEALT_HANDS + seat])
+                for seat, agent in enumerate(self.possible_agents)
+            },
+        }
+
+    def _deal_from_state(self, state: np.ndarray) -> Deal:
+        k = self.kernel
+        hands = [self.deck.cards_of(int(state[k.S_DEALT_HANDS + seat])) for seat in range(k.NUM_SEATS)]
+        return Deal(int(state[k.S_DEALER]), np.array([c for hand in hands for c in hand], dtype=np.int64))
+
+    def _card_names(self, mask: int) -> list[str]:
+        """The written cards of a mask, in card-layout order."""
+        return self.deck.names_of(int(mask))
+
+    def _agent(self, seat: int) -> str | None:
+        """The agent of a seat; None for -1 (nobody)."""
+        return self.possible_agents[seat] if seat >= 0 else None

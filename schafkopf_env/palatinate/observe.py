@@ -1,0 +1,167 @@
+"""What each seat of Palatinate Schafkopf observes: the float32 observation vector (blocks:
+``layout.observation_blocks``, the table of the env's docs page) holding all and only what the seat may
+know — the skat a simple-game declarer picked up and their discards only for the declarer, the skat of a
+solo for nobody (decision P11).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from trick_core.bits import ONE, ZERO, lowest_bit
+from trick_core.jit import njit, njit_no_refcount
+
+from .layout import (
+    CARDS,
+    OBS_TYPE_INFORMATION_STATE,
+    OBS_TYPE_OBSERVATION,
+    OBS_TYPE_PERFECT,
+    S_BID_ONE,
+    S_BID_TWO,
+    S_CONTRACT,
+    S_DEALER,
+    S_DECLARER,
+    S_DISCARDS,
+    S_DOUBLED_AT,
+    S_DOUBLER,
+    S_DOUBLINGS,
+    S_HANDS,
+    S_LEADER,
+    S_MAX_DOUBLINGS,
+    S_NEXT,
+    S_PHASE,
+    S_PLAYED,
+    S_PLAYERS,
+    S_POINTS,
+    S_SCHENKEN,
+    S_SCHENKEN_ANSWER,
+    S_SEAT_TO_ACT,
+    S_SKAT,
+    S_TRICK_CARDS,
+    S_TRICK_LOG,
+    S_TRICK_NUMBER,
+    S_TRICK_SIZE,
+    S_TRICKS_WON,
+    S_TRUMP,
+    TRICK_LOG_ENTRY,
+)
+from .tables import (
+    CONTRACT_SIMPLE,
+    FULL_POINTS,
+    NUM_ACTIVE,
+    NUM_CONTRACTS,
+    NUM_PHASES,
+    NUM_TRICKS,
+    PHASE_CONTRA_OFFER,
+    PHASE_PLAY,
+    SCHENKEN_NONE,
+)
+
+
+@njit_no_refcount
+def _put_mask(out, offset, mask):
+    m = np.uint64(mask)
+    while m != ZERO:
+        out[offset + lowest_bit(m)] = 1.0
+        m &= m - ONE
+
+
+@njit
+def observe(state, seat, obs_type, out):
+    """The float32 observation of ``seat`` (layout: ``observation_blocks``); ``obs_type`` 0 observation,
+    1 information_state, 2 perfect. Holds all and only what the seat may know (all for ``perfect``)."""
+    out[:] = 0.0
+    n = state[S_PLAYERS]
+    max_doublings = state[S_MAX_DOUBLINGS]
+    declarer = state[S_DECLARER]
+    perfect = obs_type == OBS_TYPE_PERFECT
+    o = 0
+    out[o + (state[S_DEALER] - seat + n) % n] = 1.0
+    o += n
+    if state[S_SEAT_TO_ACT] >= 0:
+        out[o + (state[S_SEAT_TO_ACT] - seat + n) % n] = 1.0
+    o += n
+    out[o + state[S_PHASE]] = 1.0
+    o += NUM_PHASES
+    _put_mask(out, o, state[S_HANDS + seat])
+    o += CARDS
+    for other in range(n):
+        position = (other - seat + n) % n
+        if state[S_BID_ONE + other] >= 0:
+            out[o + position * 5 + state[S_BID_ONE + other]] = 1.0
+        if state[S_BID_TWO + other] >= 0:
+            out[o + n * 5 + position * 2 + state[S_BID_TWO + other]] = 1.0
+    o += n * 7
+    if declarer >= 0:
+        out[o + (declarer - seat + n) % n] = 1.0
+    o += n
+    if state[S_CONTRACT] >= 0:
+        out[o + state[S_CONTRACT]] = 1.0
+    o += NUM_CONTRACTS
+    if state[S_TRUMP] >= 0:
+        out[o + state[S_TRUMP]] = 1.0
+    o += 4
+    if state[S_CONTRACT] == CONTRACT_SIMPLE and (seat == declarer or perfect):
+        _put_mask(out, o, state[S_SKAT])
+        _put_mask(out, o + CARDS, state[S_DISCARDS])
+    o += 2 * CARDS
+    for other in range(n):
+        said = state[S_SCHENKEN + other]
+        if said >= 0:
+            out[o + ((other - seat + n) % n) * 2 + (1 - said)] = 1.0
+    o += n * 2
+    if state[S_SCHENKEN_ANSWER] != SCHENKEN_NONE:
+        out[o + state[S_SCHENKEN_ANSWER] - 1] = 1.0
+    o += 2
+    for k in range(state[S_DOUBLINGS]):
+        out[o + k * (n + 3) + (state[S_DOUBLER + k] - seat + n) % n] = 1.0
+        out[o + k * (n + 3) + n + state[S_DOUBLED_AT + k]] = 1.0
+    o += max_doublings * (n + 3)
+    for other in range(n):
+        _put_mask(out, o + ((other - seat + n) % n) * CARDS, state[S_PLAYED + other])
+    o += n * CARDS
+    player = state[S_LEADER]
+    for i in range(state[S_TRICK_SIZE]):
+        out[o + ((player - seat + n) % n) * CARDS + state[S_TRICK_CARDS + i]] = 1.0
+        player = state[S_NEXT + player]
+    o += n * CARDS
+    if PHASE_CONTRA_OFFER <= state[S_PHASE] <= PHASE_PLAY:
+        out[o + (state[S_LEADER] - seat + n) % n] = 1.0
+    o += n
+    for other in range(n):
+        position = (other - seat + n) % n
+        out[o + position] = state[S_POINTS + other] / float(FULL_POINTS)
+        out[o + n + position] = state[S_TRICKS_WON + other] / float(NUM_TRICKS)
+    o += 2 * n
+    if obs_type == OBS_TYPE_OBSERVATION:
+        return
+    _put_trick_history(state, seat, n, out, o)
+    o += NUM_TRICKS * (n + n * CARDS)
+    if obs_type == OBS_TYPE_INFORMATION_STATE:
+        return
+    for other in range(n):
+        _put_mask(out, o + ((other - seat + n) % n) * CARDS, state[S_HANDS + other])
+    o += n * CARDS
+    _put_mask(out, o, state[S_SKAT])
+
+
+@njit_no_refcount
+def _put_trick_history(state, seat, n, out, o):
+    """Per trick (completed, then the one in progress): the leader's position, then each one's card."""
+    entry = n + n * CARDS
+    for t in range(NUM_TRICKS):
+        if t < state[S_TRICK_NUMBER]:
+            log = S_TRICK_LOG + t * TRICK_LOG_ENTRY
+            leader = state[log]
+            size = NUM_ACTIVE
+        elif t == state[S_TRICK_NUMBER] and state[S_TRICK_SIZE] > 0:
+            log = S_TRICK_CARDS - 1  # so that the cards are at log + 1 + i, as in the trick log
+            leader = state[S_LEADER]
+            size = state[S_TRICK_SIZE]
+        else:
+            break
+        out[o + t * entry + (leader - seat + n) % n] = 1.0
+        player = leader
+        for i in range(size):
+            out[o + t * entry + n + ((player - seat + n) % n) * CARDS + state[log + 1 + i]] = 1.0
+            player = state[S_NEXT + player]

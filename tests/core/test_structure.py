@@ -1,0 +1,89 @@
+"""The shape of the codebase, checked: no source file over ~600 lines, no import cycles between the
+project's modules, nothing that points outside the repository."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("trick_core", "schafkopf_env", "knuffeln_env", "agents", "signalling", "trick_gym", "play", "experiments",
+            "benchmarks", "tests")
+MAX_LINES = 600
+
+
+def _tracked(*patterns: str) -> list[Path]:
+    out = subprocess.run(["git", "ls-files", *patterns], cwd=ROOT, capture_output=True, text=True, check=True)
+    return [ROOT / line for line in out.stdout.splitlines() if (ROOT / line).exists()]
+
+
+def _python_files() -> list[Path]:
+    return [p for p in _tracked("*.py") if p.relative_to(ROOT).parts[0] in PACKAGES]
+
+
+def test_no_source_file_is_over_600_lines():
+    long = {str(p.relative_to(ROOT)): n for p in _python_files() if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """Project modules imported anywhere in ``path`` (module level or inside functions)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.split(".")[0] in PACKAGES}
+
+
+def test_no_import_cycles():
+    files = {_module_name(p): p for p in _python_files() if not p.relative_to(ROOT).parts[0] == "tests"}
+    graph = {m: {t for t in _imports(path, m) if t in files and t != m} for m, path in files.items()}
+    # a package's __init__ importing its own submodules is how packages expose them, not a cycle
+    for module in graph:
+        graph[module] = {m for m in graph[module] if not (files[module].name == "__init__.py" and m.startswith(module))}
+    cycles, state = [], {}
+
+    def visit(module: str, trail: list[str]) -> None:
+        state[module] = "active"
+        for target in sorted(graph[module]):
+            if state.get(target) == "active":
+                cycles.append(trail[trail.index(target):] + [target])
+            elif target not in state:
+                visit(target, trail + [target])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
+
+
+def test_nothing_points_outside_the_repository():
+    outside = ("shared/rules", "shared/API", "shared/conformance", "shared/seeds", "../shared", "/work/",
+               "this machine")
+    exempt = {"tests/core/test_structure.py", "tests/core/test_rules_docs.py"}
+    hits = []
+    for path in _tracked("*.py", "*.md", "Makefile", "*.toml", ".ci/run", "*.js", "*.html"):
+        relative = str(path.relative_to(ROOT))
+        if relative in exempt:
+            continue
+        text = path.read_text(errors="replace")
+        hits += [f"{relative}: {phrase}" for phrase in outside if phrase in text]
+    assert hits == []
