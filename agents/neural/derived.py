@@ -16,7 +16,7 @@ observation, so they are computed here and appended to it (``derived_features``)
 
 "Unseen" cards are those in no place the observation shows (not held, played, in the trick, or shown
 face up). The trump order is the contract's once it is fixed, and the ordinary game's (hearts, Obers and
-Unters / Queens and Jacks) while bidding. The rule tables restate ``shared/rules`` (section 4 of
+Unters / Queens and Jacks) while bidding. The rule tables restate the rules pages ``docs/rules/`` (section 4 of
 Knüffeln's; the trump orders of the Schafkopf rule cards); ``tests/neural/test_features.py`` checks them
 against the kernels' own on random positions.
 
