@@ -10,6 +10,7 @@
 | | Knüffeln: ``agents.search.knuffeln``, which also turns and answers turns) |
 | ``pimc_random`` | the same search with uniformly random playouts (``agents.search.pimc``) |
 | ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands (same module) |
+| ``neural`` | a trained network (``agents.neural``): the checkpoint shipped for the game, or ``neural[path=...]`` |
 | ``rules`` | the game's rule-based player (``rules_agent`` of its record in ``trick_core.registry``) |
 | ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
 
@@ -30,6 +31,7 @@ BUILTIN_AGENTS = {
     "pimc": ("agents.search", "make_pimc"),
     "pimc_random": ("agents.search", "PIMCAgent"),
     "nested_pimc": ("agents.search", "NestedPIMCAgent"),
+    "neural": ("agents.neural", "make_agent"),
 }
 
 __all__ = ["BUILTIN_AGENTS", "GAME_NAMES", "make", "parse_agent_spec"]

@@ -1,12 +1,14 @@
 """The bots' tournament (``make run``): duplicate round robins of ``random``, ``rules`` and ``pimc`` on every
-game, with leaderboards.
+game — and the trained ``neural`` agent in the games a network is shipped for — with leaderboards.
 
 ``python -m agents.tournament`` plays, for each of Knüffeln, Bavarian Schafkopf, Palatinate Schafkopf and
 Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every deal at every seating,
 95% intervals over deals) and prints each game's leaderboard, then one table of all games. Defaults
 are sized to finish in two to three minutes on two cores (``tournament_deals`` of each game's record in
-``trick_core.registry``); ``--hands`` and ``--pimc`` trade time for precision. ``--backend ray`` plays the
-deals on a Ray cluster (``--ray-address auto``; ``agents.ray_arena``) with the same results.
+``trick_core.registry``); ``--hands`` and ``--pimc`` trade time for precision. ``neural`` enters a game
+only where ``agents/neural/checkpoints/<game>.pt`` is shipped (``--no-neural`` leaves it out).
+``--backend ray`` plays the deals on a Ray cluster (``--ray-address auto``; ``agents.ray_arena``) with the
+same results.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from trick_core.registry import GAME_NAMES, game_spec
 
 from .arena import default_workers, ray_options, run_arena, without_timing
 from .leaderboard import json_ready, print_leaderboard, save_plot
+from .neural import neural_available
 
 DEFAULT_PIMC = "pimc"
 
@@ -43,6 +46,8 @@ class Args:
     """seed of the deals and the agents"""
     pimc: str = DEFAULT_PIMC
     """the pimc entrant, with its arguments"""
+    neural: bool = True
+    """enter the trained neural agent in the games a checkpoint is shipped for"""
     extra: list[str] = field(default_factory=list)
     """more entrants, e.g. agents.examples.outside_greedy:make_agent"""
     workers: int | None = None
@@ -61,9 +66,10 @@ class Args:
     """show progress bars"""
 
 
-def entrants(pimc: str, extra: list[str]) -> list[str]:
-    """The agents of every game's round robin."""
-    return ["random", "rules", pimc, *extra]
+def entrants(pimc: str, extra: list[str], game: str | None = None, neural: bool = True) -> list[str]:
+    """The agents of ``game``'s round robin: ``neural`` joins where a checkpoint is shipped for it."""
+    shipped = neural and game is not None and neural_available(game)
+    return ["random", "rules", pimc, *(["neural"] if shipped else []), *extra]
 
 
 def run_tournament(args: Args, console: Console | None = None) -> dict:
@@ -88,7 +94,7 @@ def _play_games(args: Args, console: Console, workers: int | None, options) -> d
     results = {}
     for game in args.games:
         spec = game_spec(game)
-        agents = entrants(args.pimc, args.extra)
+        agents = entrants(args.pimc, args.extra, game, args.neural)
         start = time.perf_counter()
         hands = args.hands if args.hands is not None else spec.tournament_deals
         summary = run_arena(

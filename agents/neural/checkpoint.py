@@ -1,0 +1,131 @@
+"""The checkpoint format: one ``torch.save`` file per network, readable with ``weights_only=True``.
+
+A checkpoint is a dict:
+
+| key | meaning |
+|---|---|
+| ``format`` | ``"german-tricks-neural-1"`` |
+| ``game``, ``config`` | the game and its env options (the table the network was trained on) |
+| ``obs_size``, ``num_actions``, ``action_names`` | checked against the table before the agent plays |
+| ``features`` | the derived features appended to the observation (``agents.neural.derived``: ``cards`` or ``none``) |
+| ``hidden`` | the torso's layer widths (``TrickNet``) |
+| ``head`` | the head that acts: ``"q"`` (Deep Monte-Carlo) or ``"policy"`` (PPO) |
+| ``algo`` | ``dmc``, ``ppo`` or ``warm_start`` |
+| ``network`` | the ``TrickNet`` state dict (input scale and action features included) |
+| ``training`` | JSON-able: the script's arguments, command line, counters (decisions, updates, seconds), commit |
+| ``resume`` | optional: optimizer state, random states, opponent pool; dropped from shipped checkpoints |
+
+``load_checkpoint`` validates the format and raises ``ValueError`` naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import torch
+
+from .network import HEADS, TrickNet
+
+FORMAT = "german-tricks-neural-1"
+SHIPPED_DIR = Path(__file__).resolve().parent / "checkpoints"
+"""Where the shipped checkpoints lie: ``<game>.pt`` and its record ``<game>.json``."""
+REQUIRED_KEYS = ("format", "game", "config", "obs_size", "num_actions", "action_names", "hidden", "head", "network")
+
+
+def checkpoint_dict(
+    network: TrickNet,
+    *,
+    game: str,
+    config: dict,
+    action_names,
+    head: str,
+    algo: str,
+    training: dict,
+    resume: dict | None = None,
+) -> dict:
+    """A checkpoint of ``network`` (weights copied to the CPU)."""
+    if head not in HEADS:
+        raise ValueError(f"unknown head {head!r}; choose from {HEADS}")
+    json.dumps(training)  # must stay readable with weights_only=True: plain JSON values only
+    return {
+        "format": FORMAT,
+        "game": game,
+        "config": dict(config),
+        "obs_size": network.input_size - (0 if network.encoder is None else network.encoder.size),
+        "features": network.features_name,
+        "num_actions": network.num_actions,
+        "action_names": list(action_names),
+        "hidden": list(network.hidden),
+        "head": head,
+        "algo": algo,
+        "network": {key: value.detach().cpu().clone() for key, value in network.state_dict().items()},
+        "training": training,
+        "resume": resume,
+    }
+
+
+def save_checkpoint(path: str | Path, checkpoint: dict) -> Path:
+    """Write ``checkpoint`` atomically (a half-written file never replaces a good one)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    torch.save(checkpoint, partial)
+    partial.replace(path)
+    return path
+
+
+def load_checkpoint(path: str | Path) -> dict:
+    """Read and validate a checkpoint (``ValueError`` naming a missing file, a foreign file or a missing key)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no checkpoint at {str(path)!r}")
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several types for a file that is not a checkpoint
+        raise ValueError(f"{str(path)!r} is not a readable checkpoint: {error}") from None
+    if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
+        raise ValueError(f"{str(path)!r} is not a {FORMAT} checkpoint")
+    missing = [key for key in REQUIRED_KEYS if key not in checkpoint]
+    if missing:
+        raise ValueError(f"checkpoint {str(path)!r} lacks {missing}")
+    if checkpoint["head"] not in HEADS:
+        raise ValueError(f"checkpoint {str(path)!r}: unknown head {checkpoint['head']!r}")
+    return checkpoint
+
+
+def build_network(checkpoint: dict) -> TrickNet:
+    """The ``TrickNet`` of a checkpoint, weights loaded."""
+    from .derived import FeatureEncoder
+
+    state = checkpoint["network"]
+    features = checkpoint.get("features", "none")
+    encoder = None if features == "none" else FeatureEncoder(checkpoint["game"], checkpoint["config"], features)
+    network = TrickNet(state["input_scale"].numpy(), state["action_features"].numpy(), checkpoint["hidden"], encoder)
+    network.load_state_dict(state)
+    return network
+
+
+def shipped_checkpoint_path(game: str) -> Path:
+    """``agents/neural/checkpoints/<game>.pt`` (``ValueError`` if none is shipped for ``game``)."""
+    path = SHIPPED_DIR / f"{game}.pt"
+    if not path.is_file():
+        shipped = sorted(p.stem for p in SHIPPED_DIR.glob("*.pt"))
+        raise ValueError(f"no shipped neural checkpoint for {game!r} (shipped: {shipped}); pass neural[path=...]")
+    return path
+
+
+def git_commit(directory: str | Path | None = None) -> str | None:
+    """The commit of the source tree (with ``+dirty`` when it has changes), or None outside git."""
+    directory = directory or Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=directory, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=directory, capture_output=True, text=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return commit + ("+dirty" if dirty else "")

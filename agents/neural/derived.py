@@ -1,0 +1,367 @@
+"""Derived card features: what a player reads off the table at a glance, computed from the seat's
+observation alone (so an agent using them still sees only what its seat may know).
+
+An MLP over one-hot cards has to learn from data which card currently wins the trick, which of its
+cards would take it over, and which are the highest left of their suit — under every contract's trump
+order (Schafkopf) or every pair of chosen suits (Knüffeln). These are a few table lookups from the
+observation, so they are computed here and appended to it (``derived_features``), vectorised over rows:
+
+- **Schafkopf**, per card (32): is it trump; its strength in the contract's order; held, and no unseen card
+  of its effective suit ranks above it; held, and it would take the trick in progress over if played
+  now. Per effective suit (the four suits and trumps): own cards, unseen cards. The trick in progress:
+  the provisionally winning seat (relative), its card points, its cards, the led effective suit.
+- **Knüffeln**, per card (48): in a chosen suit; attack and defence values (section 4's table); held, and
+  it would take the trick over now; held, and no unseen card could beat it if led. The trick in progress:
+  the provisionally winning seat, whether that is the observer's team, its cards.
+
+"Unseen" cards are those in no place the observation shows (not held, played, in the trick, or shown
+face up). The trump order is the contract's once it is fixed, and the ordinary game's (hearts, Obers and
+Unters / Queens and Jacks) while bidding. The rule tables restate the rules pages ``docs/rules/`` (section 4 of
+Knüffeln's; the trump orders of the Schafkopf rule cards); ``tests/neural/test_features.py`` checks them
+against the kernels' own on random positions.
+
+Observation offsets come from each env module's documented index table (``layout``), for the default
+``observation`` type of every variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+FEATURE_SETS = ("none", "cards")
+"""``none``: the observation alone; ``cards``: the observation and the derived card features."""
+
+# ---------------------------------------------------------------------------------------------- Schafkopf
+
+SCHAFKOPF_CARDS = 32
+TRUMP_SUIT = 4  # the effective suit of every trump
+RANK_A, RANK_10, RANK_K, RANK_O, RANK_U, RANK_9, RANK_8, RANK_7 = range(8)
+WENZ = 4  # trump kind: the Unters only
+HEARTS = 2
+PLAIN_ORDER = (RANK_A, RANK_10, RANK_K, RANK_9, RANK_8, RANK_7)
+PLAIN_ORDER_WENZ = (RANK_A, RANK_10, RANK_K, RANK_O, RANK_9, RANK_8, RANK_7)
+CARD_POINTS = np.array([(11, 10, 4, 3, 2, 0, 0, 0)[card % 8] for card in range(SCHAFKOPF_CARDS)], dtype=np.float32)
+
+
+def _trump_order(kind: int) -> list[int]:
+    """Trumps from the highest: Obers (Queens), Unters (Jacks), then suit ``kind``; Wenz: the Unters."""
+    if kind == WENZ:
+        return [suit * 8 + RANK_U for suit in range(4)]
+    return [suit * 8 + RANK_O for suit in range(4)] + [suit * 8 + RANK_U for suit in range(4)] + [
+        kind * 8 + rank for rank in PLAIN_ORDER
+    ]
+
+
+def _schafkopf_tables():
+    """EFFECTIVE_SUIT[kind, card] (4 = trump) and POWER[kind, card] (trumps above 100, plain 1..7)."""
+    effective_suit = np.zeros((5, SCHAFKOPF_CARDS), dtype=np.int64)
+    power = np.zeros((5, SCHAFKOPF_CARDS), dtype=np.int64)
+    for kind in range(5):
+        trumps = _trump_order(kind)
+        plain = PLAIN_ORDER_WENZ if kind == WENZ else PLAIN_ORDER
+        for card in range(SCHAFKOPF_CARDS):
+            suit, rank = divmod(card, 8)
+            if card in trumps:
+                effective_suit[kind, card], power[kind, card] = TRUMP_SUIT, 100 + len(trumps) - trumps.index(card)
+            else:
+                effective_suit[kind, card], power[kind, card] = suit, len(plain) - plain.index(rank)
+    return effective_suit, power
+
+
+EFFECTIVE_SUIT, POWER = _schafkopf_tables()
+STRENGTH = np.where(POWER > 100, 0.5 + (POWER - 100) / 28.0, POWER / 16.0).astype(np.float32)
+"""Power scaled to [0, 1]: plain cards below 0.5, trumps above."""
+
+
+@dataclass(frozen=True)
+class SchafkopfLayout:
+    """Where a Schafkopf observation keeps what the features need (``n`` relative seats)."""
+
+    seats: int
+    hand: int
+    trump: int  # one-hot trump kind: 4 suits (+ Wenz in Bavarian)
+    trump_size: int
+    leader: int
+    trick: int  # seats x 32: each seat's card in the trick in progress
+    played: int  # seats x 32: cards each seat has played
+    seen_elsewhere: tuple[int, ...] = ()  # other 32-card blocks of cards the seat knows are out (skat, discards)
+
+
+def schafkopf_layout(game: str, config: dict) -> SchafkopfLayout:
+    if game == "bavarian":
+        return SchafkopfLayout(seats=4, hand=0, trump=83, trump_size=5, leader=97, trick=101, played=229)
+    if game == "asserufen":
+        return SchafkopfLayout(seats=4, hand=0, trump=91, trump_size=4, leader=139, trick=143, played=271)
+    if game == "palatinate":
+        n, doublings = int(config.get("players", 3)), int(config.get("max_doublings", 4))
+        played = 12 * n + 117 + doublings * (n + 3)
+        return SchafkopfLayout(
+            seats=n, hand=2 * n + 10, trump=10 * n + 47, trump_size=4, leader=played + 64 * n,
+            trick=played + 32 * n, played=played, seen_elsewhere=(10 * n + 51, 10 * n + 83),
+        )
+    raise ValueError(f"no Schafkopf layout for {game!r}")
+
+
+def _one_hot(index: np.ndarray, valid: np.ndarray, size: int) -> np.ndarray:
+    out = np.zeros((index.shape[0], size), dtype=np.float32)
+    rows = np.flatnonzero(valid)
+    out[rows, index[rows]] = 1.0
+    return out
+
+
+def schafkopf_features(observation: np.ndarray, layout: SchafkopfLayout) -> np.ndarray:
+    count, n = observation.shape[0], layout.seats
+    rows = np.arange(count)
+    hand = observation[:, layout.hand : layout.hand + 32] > 0.5
+    trump = observation[:, layout.trump : layout.trump + layout.trump_size]
+    kind = np.where(trump.max(axis=1) > 0.5, trump.argmax(axis=1), HEARTS)
+    trick = observation[:, layout.trick : layout.trick + 32 * n].reshape(count, n, 32) > 0.5
+    played = observation[:, layout.played : layout.played + 32 * n].reshape(count, n, 32) > 0.5
+    seen = hand | played.any(axis=1) | trick.any(axis=1)
+    for offset in layout.seen_elsewhere:
+        seen |= observation[:, offset : offset + 32] > 0.5
+    unseen = ~seen
+    suit, power, strength = EFFECTIVE_SUIT[kind], POWER[kind], STRENGTH[kind]
+    own_per_suit = np.zeros((count, 5), dtype=np.float32)
+    unseen_per_suit = np.zeros((count, 5), dtype=np.float32)
+    best_unseen = np.zeros((count, 32), dtype=np.int64)  # per card: the highest unseen power of its suit
+    for effective_suit in range(5):
+        in_suit = suit == effective_suit
+        own_per_suit[:, effective_suit] = (hand & in_suit).sum(axis=1) / 8.0
+        unseen_per_suit[:, effective_suit] = (unseen & in_suit).sum(axis=1) / 14.0
+        highest = np.where(unseen & in_suit, power, 0).max(axis=1)
+        best_unseen = np.where(in_suit, highest[:, None], best_unseen)
+    # a held card is the highest left of its effective suit when no unseen card of that suit ranks above it
+    top_left = hand & (power > best_unseen)
+
+    in_trick = trick.any(axis=2)
+    card_of_seat = trick.argmax(axis=2)
+    leader = observation[:, layout.leader : layout.leader + n].argmax(axis=1)
+    led = in_trick[rows, leader]
+    led_card = card_of_seat[rows, leader]
+    led_suit = suit[rows, led_card]
+    winner_seat, winner_card = leader.copy(), led_card.copy()
+    for position in range(1, n):
+        seat = (leader + position) % n
+        card = card_of_seat[rows, seat]
+        takes = led & in_trick[rows, seat] & _takes_over(suit, power, rows, card, winner_card, led_suit)
+        winner_seat = np.where(takes, seat, winner_seat)
+        winner_card = np.where(takes, card, winner_card)
+    winner_suit, winner_power = suit[rows, winner_card], power[rows, winner_card]
+    is_trump = suit == TRUMP_SUIT
+    beats_winner = (
+        led[:, None]
+        & hand
+        & (
+            (is_trump & ((winner_suit != TRUMP_SUIT)[:, None] | (power > winner_power[:, None])))
+            | ((suit == led_suit[:, None]) & (winner_suit == led_suit)[:, None] & (power > winner_power[:, None]))
+        )
+    )
+    trick_points = (trick.any(axis=1) * CARD_POINTS).sum(axis=1) / 40.0
+    return np.concatenate(
+        [
+            is_trump, strength, top_left, beats_winner, own_per_suit, unseen_per_suit,
+            _one_hot(winner_seat, led, n), trick_points[:, None], (in_trick.sum(axis=1) / n)[:, None],
+            _one_hot(led_suit, led, 5),
+        ],
+        axis=1,
+        dtype=np.float32,
+    )
+
+
+def _takes_over(suit, power, rows, card, winner_card, led_suit) -> np.ndarray:
+    """Whether ``card`` played later takes the trick over from ``winner_card`` (highest trump, else the
+    highest card of the led effective suit)."""
+    card_suit, winner_suit = suit[rows, card], suit[rows, winner_card]
+    higher = power[rows, card] > power[rows, winner_card]
+    return ((card_suit == TRUMP_SUIT) & ((winner_suit != TRUMP_SUIT) | higher)) | (
+        (card_suit == led_suit) & (winner_suit == led_suit) & higher
+    )
+
+
+# ---------------------------------------------------------------------------------------------- Knüffeln
+
+KNUFFELN_CARDS = 48
+KNUFFELN_RANKS = 12
+(K_RANK_A, K_RANK_K, K_RANK_Q, K_RANK_J, K_RANK_10, K_RANK_9,
+ K_RANK_8, K_RANK_7, K_RANK_6, K_RANK_4, K_RANK_3, K_RANK_2) = range(12)
+CLUBS, SPADES, K_HEARTS, DIAMONDS = range(4)
+OLE_ATTACK = {
+    K_HEARTS * 12 + K_RANK_2: 11, CLUBS * 12 + K_RANK_4: 10, SPADES * 12 + K_RANK_8: 9,
+    K_HEARTS * 12 + K_RANK_9: 8, DIAMONDS * 12 + K_RANK_9: 7,
+}
+"""The five Oles, H2 > C4 > S8 > H9 > D9: always top cards."""
+CHOSEN_BEATER_ATTACK = {K_RANK_A: 6, K_RANK_J: 5, K_RANK_6: 4, K_RANK_2: 3, K_RANK_3: 2, K_RANK_4: 1}
+UNBEATABLE = 100
+RANKING_BOHMSTEDT, RANKING_UNCHOSEN_SUIT, RANKING_FIVES = range(3)
+UNCHOSEN_ORDER = {
+    RANKING_UNCHOSEN_SUIT: (K_RANK_A, K_RANK_K, K_RANK_Q, K_RANK_J, K_RANK_10, K_RANK_9, K_RANK_8, K_RANK_7, K_RANK_6,
+                            K_RANK_4, K_RANK_3, K_RANK_2),
+    # Bernhard 1924's pack has a 5 in the ten's place (rank index 4), ranked between the 6 and the 4
+    RANKING_FIVES: (K_RANK_A, K_RANK_K, K_RANK_Q, K_RANK_J, K_RANK_9, K_RANK_8, K_RANK_7, K_RANK_6, K_RANK_10,
+                    K_RANK_4, K_RANK_3, K_RANK_2),
+}
+RANKING_OF_VARIANT = {"bohmstedt": RANKING_BOHMSTEDT, "hattstedt": RANKING_UNCHOSEN_SUIT,
+                      "bernhard1924": RANKING_FIVES, "gruenberg1938": RANKING_UNCHOSEN_SUIT}
+
+
+def _knuffeln_tables():
+    """ATTACK / DEFENCE[chosen-suit mask, card] and SUIT_RANK[ranking, mask, card] (section 4's table: a
+    later card takes the trick over when its attack exceeds the winner's defence, or, where the unchosen
+    suits are ranked, when it is a higher card of the winner's suit)."""
+    attack = np.zeros((16, KNUFFELN_CARDS), dtype=np.int64)
+    defence = np.zeros((16, KNUFFELN_CARDS), dtype=np.int64)
+    suit_rank = np.zeros((3, 16, KNUFFELN_CARDS), dtype=np.int64)
+    for chosen in range(16):
+        for card in range(KNUFFELN_CARDS):
+            suit, rank = divmod(card, KNUFFELN_RANKS)
+            if card in OLE_ATTACK:
+                attack[chosen, card] = defence[chosen, card] = OLE_ATTACK[card]
+            elif chosen >> suit & 1:
+                beater = CHOSEN_BEATER_ATTACK.get(rank, 0)
+                attack[chosen, card] = beater
+                if beater:
+                    defence[chosen, card] = beater
+                elif rank == K_RANK_7:
+                    defence[chosen, card] = UNBEATABLE
+                elif rank in (K_RANK_9, K_RANK_8):
+                    defence[chosen, card] = 4
+                else:
+                    defence[chosen, card] = {K_RANK_K: 2, K_RANK_Q: 1}.get(rank, 0)
+            else:
+                defence[chosen, card] = {K_RANK_A: 3, K_RANK_K: 2, K_RANK_Q: 1}.get(rank, 0)
+                suit_rank[RANKING_BOHMSTEDT, chosen, card] = 2 if rank == K_RANK_A else 1
+                for ranking, order in UNCHOSEN_ORDER.items():
+                    suit_rank[ranking, chosen, card] = KNUFFELN_RANKS - order.index(rank)
+    return attack, defence, suit_rank
+
+
+ATTACK, DEFENCE, SUIT_RANK = _knuffeln_tables()
+
+
+@dataclass(frozen=True)
+class KnuffelnLayout:
+    seats: int
+    ranking: int
+    team: int
+    chosen: int  # first chosen suit (4), then second (4)
+    hand: int
+    seen_blocks: tuple[int, ...]  # 48-card blocks of cards out of the hidden hands (turned, face up, ...)
+    played: int  # seats x 48
+    trick: int  # seats x 48
+    leader: int
+
+
+def knuffeln_layout(config: dict) -> KnuffelnLayout:
+    """Offsets of ``knuffeln_env.knuffeln_v0``'s observation table for ``n`` players (talk and match
+    features come after them)."""
+    n = int(config.get("players", 4))
+    cards = KNUFFELN_CARDS
+    hand = 4 * n + 15
+    played = hand + 6 * cards + 2 * n * cards + 3 + cards
+    return KnuffelnLayout(
+        seats=n, ranking=RANKING_OF_VARIANT[config.get("variant", "bohmstedt")], team=n, chosen=4 * n + 7,
+        hand=hand, seen_blocks=tuple(hand + cards * k for k in range(1, 6)), played=played,
+        trick=played + n * cards, leader=played + 2 * n * cards,
+    )
+
+
+def knuffeln_beats(ranking: int, chosen: np.ndarray, challenger: np.ndarray, winner: np.ndarray) -> np.ndarray:
+    """Whether ``challenger`` (played later) takes the trick over from ``winner``, row by row."""
+    by_attack = ATTACK[chosen, challenger] > DEFENCE[chosen, winner]
+    winner_rank = SUIT_RANK[ranking, chosen, winner]
+    by_suit = (winner_rank > 0) & (SUIT_RANK[ranking, chosen, challenger] > winner_rank) & (
+        challenger // KNUFFELN_RANKS == winner // KNUFFELN_RANKS
+    )
+    return by_attack | by_suit
+
+
+def knuffeln_features(observation: np.ndarray, layout: KnuffelnLayout) -> np.ndarray:
+    count, n, cards = observation.shape[0], layout.seats, KNUFFELN_CARDS
+    rows = np.arange(count)
+    suits = observation[:, layout.chosen : layout.chosen + 4] + observation[:, layout.chosen + 4 : layout.chosen + 8]
+    chosen = ((suits > 0.5) * (1 << np.arange(4))).sum(axis=1)
+    hand = observation[:, layout.hand : layout.hand + cards] > 0.5
+    played = observation[:, layout.played : layout.played + n * cards].reshape(count, n, cards) > 0.5
+    trick = observation[:, layout.trick : layout.trick + n * cards].reshape(count, n, cards) > 0.5
+    seen = hand | played.any(axis=1) | trick.any(axis=1)
+    for offset in layout.seen_blocks:
+        seen |= observation[:, offset : offset + cards] > 0.5
+    unseen = ~seen
+    attack, defence = ATTACK[chosen], DEFENCE[chosen]
+    in_chosen_suit = ((chosen[:, None] >> (np.arange(cards) // KNUFFELN_RANKS)) & 1).astype(bool)
+    # safe if led: no unseen card's attack exceeds its defence, nor (where suits are ranked) is an unseen
+    # card of its suit ranked higher
+    suit_rank = SUIT_RANK[layout.ranking, chosen]
+    strongest_attack = np.where(unseen, attack, 0).max(axis=1)
+    best_rank_of_suit = np.zeros((count, cards), dtype=np.int64)
+    for suit in range(4):
+        in_suit = (np.arange(cards) // KNUFFELN_RANKS) == suit
+        highest = np.where(unseen[:, in_suit], suit_rank[:, in_suit], 0).max(axis=1)
+        best_rank_of_suit[:, in_suit] = highest[:, None]
+    outranked = (suit_rank > 0) & (best_rank_of_suit > suit_rank)
+    safe = hand & (strongest_attack[:, None] <= defence) & ~outranked
+
+    in_trick = trick.any(axis=2)
+    card_of_seat = trick.argmax(axis=2)
+    leader = observation[:, layout.leader : layout.leader + n].argmax(axis=1)
+    led = in_trick[rows, leader]
+    winner_seat, winner_card = leader.copy(), card_of_seat[rows, leader]
+    for position in range(1, n):
+        seat = (leader + position) % n
+        card = card_of_seat[rows, seat]
+        takes = led & in_trick[rows, seat] & knuffeln_beats(layout.ranking, chosen, card, winner_card)
+        winner_seat = np.where(takes, seat, winner_seat)
+        winner_card = np.where(takes, card, winner_card)
+    beats_winner = led[:, None] & hand & knuffeln_beats(
+        layout.ranking, chosen[:, None], np.arange(cards)[None, :], winner_card[:, None]
+    )
+    team = observation[:, layout.team : layout.team + n] > 0.5
+    my_team_winning = led & team[rows, winner_seat]
+    return np.concatenate(
+        [
+            in_chosen_suit, np.minimum(attack, 11) / 11.0, np.minimum(defence, 12) / 12.0, beats_winner, safe,
+            _one_hot(winner_seat, led, n), my_team_winning[:, None], (in_trick.sum(axis=1) / n)[:, None],
+        ],
+        axis=1,
+        dtype=np.float32,
+    )
+
+
+# ---------------------------------------------------------------------------------------------- entry point
+
+
+class FeatureEncoder:
+    """``encoder(observation) -> (N, obs_size + size)``: the observation with the derived features of
+    ``name`` appended (``"none"``: unchanged)."""
+
+    def __init__(self, game: str, config: dict, name: str = "cards") -> None:
+        if name not in FEATURE_SETS:
+            raise ValueError(f"unknown feature set {name!r}; choose from {FEATURE_SETS}")
+        self.game, self.config, self.name = game, dict(config), name
+        self._layout = None
+        if name == "cards":
+            self._layout = knuffeln_layout(config) if game == "knuffeln" else schafkopf_layout(game, config)
+        self.size = self.derived(np.zeros((1, self._min_obs_size()), dtype=np.float32)).shape[1]
+
+    def _min_obs_size(self) -> int:
+        """An observation length that covers every offset the layout reads (for measuring ``size``)."""
+        if self._layout is None:
+            return 1
+        return max(self._layout.leader + self._layout.seats, self._layout.trick + 48 * self._layout.seats) + 64
+
+    def derived(self, observation: np.ndarray) -> np.ndarray:
+        if self._layout is None:
+            return np.zeros((observation.shape[0], 0), dtype=np.float32)
+        if self.game == "knuffeln":
+            return knuffeln_features(observation, self._layout)
+        return schafkopf_features(observation, self._layout)
+
+    def __call__(self, observation: np.ndarray) -> np.ndarray:
+        observation = np.asarray(observation, dtype=np.float32)
+        single = observation.ndim == 1
+        batch = observation[None, :] if single else observation
+        encoded = np.concatenate([batch, self.derived(batch)], axis=1)
+        return encoded[0] if single else encoded

@@ -1,0 +1,129 @@
+"""Ship a trained network as a game's ``neural`` agent, with the record that lets anyone reproduce it.
+
+    python -m agents.neural.ship runs/bavarian__ppo__1__1700000000/final.pt --rules-hands 300 --pimc-hands 100
+
+writes ``agents/neural/checkpoints/<game>.pt`` (the network alone: no optimizer or opponent pool) and
+``<game>.json``: every training stage that led to it (its ``--init-from`` chain, e.g. a warm start then
+PPO), each with its exact command, seed, commit, decisions and wall/CPU seconds; the budget summed over
+the stages; and the duplicate arena matches of the shipped agent against ``random``, ``rules`` and
+``pimc`` with their commands, so that the numbers can be checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checkpoint import SHIPPED_DIR, load_checkpoint, save_checkpoint
+
+
+@dataclass
+class Args:
+    checkpoint: str
+    """the checkpoint to ship (a run's final.pt, or eval/decisions_N.pt)"""
+    random_hands: int = 100
+    """deals of the match against random (0: none)"""
+    rules_hands: int = 300
+    """deals of the match against rules (0: none)"""
+    pimc_hands: int = 100
+    """deals of the match against pimc (0: none)"""
+    seed: int = 2024
+    """seed of the matches' deals (not used in training: the evaluations inside training use others)"""
+    workers: int = 2
+    """processes playing the matches"""
+    machine_load: str = ""
+    """a note on what else ran on the machine meanwhile (the budget's wall time depends on it)"""
+    out_dir: str = str(SHIPPED_DIR)
+    """where to write <game>.pt and <game>.json"""
+
+
+def stages(path: str | Path) -> list[dict]:
+    """The training stages behind a checkpoint, oldest first, following each stage's ``init_from`` (as far
+    as those files still exist)."""
+    chain, seen = [], set()
+    current: str | None = str(path)
+    while current is not None and current not in seen and Path(current).is_file():
+        seen.add(current)
+        checkpoint = load_checkpoint(current)
+        training = checkpoint.get("training") or {}
+        arguments = training.get("args", {})
+        chain.append({
+            "checkpoint": current,
+            "algo": checkpoint.get("algo"),
+            "command": training.get("command"),
+            "seed": arguments.get("seed"),
+            "commit": training.get("commit"),
+            "decisions": training.get("decisions"),
+            "wall_seconds": training.get("wall_seconds"),
+            "cpu_seconds": training.get("cpu_seconds"),
+            "evaluations": training.get("evaluations", []),
+        })
+        current = arguments.get("init_from")
+    return chain[::-1]
+
+
+def arena_result(path: Path, game: str, opponent: str, hands: int, seed: int, workers: int) -> dict:
+    from ..arena import run_arena
+
+    spec = f"neural[path={path}]"
+    start = time.perf_counter()
+    summary = run_arena(game, [spec, opponent], hands, seed, workers=workers)
+    difference = summary["difference"]
+    return {
+        "opponent": opponent,
+        "command": f"python -m agents.arena --game {game} --agents neural {opponent} --hands {hands} --seed {seed}",
+        "deals": hands,
+        "neural_units_per_hand": summary["agents"][spec]["mean_units_per_hand"],
+        "neural_ci95": summary["agents"][spec]["ci95"],
+        "difference_per_hand": difference["first_minus_second"],
+        "difference_ci95": difference["ci95"],
+        "significant": difference["significant"],
+        "neural_ms_per_decision": summary["timing"][spec]["ms_per_decision"],
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def main(args: Args) -> dict:
+    checkpoint = load_checkpoint(args.checkpoint)
+    game = checkpoint["game"]
+    if checkpoint["config"]:
+        raise ValueError(f"shipped agents play the default rules; this checkpoint has config {checkpoint['config']}")
+    out_dir = Path(args.out_dir)
+    target = out_dir / f"{game}.pt"
+    checkpoint["resume"] = None
+    save_checkpoint(target, checkpoint)
+    history = stages(args.checkpoint)
+    record = {
+        "game": game,
+        "config": checkpoint["config"],
+        "algo": checkpoint["algo"],
+        "head": checkpoint["head"],
+        "hidden": checkpoint["hidden"],
+        "parameters": sum(value.numel() for key, value in checkpoint["network"].items()
+                          if key not in ("input_scale", "action_features")),
+        "file": target.name,
+        "sha256": hashlib.sha256(target.read_bytes()).hexdigest(),
+        "command": [stage["command"] for stage in history],
+        "seed": [stage["seed"] for stage in history],
+        "commit": [stage["commit"] for stage in history],
+        "stages": history,
+        "wall_seconds": sum(stage["wall_seconds"] or 0.0 for stage in history),
+        "cpu_seconds": sum(stage["cpu_seconds"] or 0.0 for stage in history),
+        "machine_load": args.machine_load,
+        "evaluation": [],
+    }
+    for opponent, hands in (("random", args.random_hands), ("rules", args.rules_hands), ("pimc", args.pimc_hands)):
+        if hands:
+            record["evaluation"].append(arena_result(target, game, opponent, hands, args.seed, args.workers))
+            print(json.dumps(record["evaluation"][-1]), flush=True)
+    (out_dir / f"{game}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return record
+
+
+if __name__ == "__main__":
+    import tyro
+
+    main(tyro.cli(Args))

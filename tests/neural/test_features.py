@@ -1,0 +1,177 @@
+"""The derived card features (``agents.neural.derived``) against the kernels' own rule tables and trick
+winners, on positions of random hands of every variant."""
+
+import numpy as np
+import pytest
+
+from agents.neural import derived
+from agents.neural.derived import FeatureEncoder
+from schafkopf_env import trumps as common
+from trick_core.registry import VARIANTS, kernel_module, make_env, variant_id
+
+knuffeln_kernel = kernel_module("knuffeln")
+
+TRUMP_LETTERS = {"bavarian": "EGHS", "palatinate": "CSHD", "asserufen": "CSHD"}
+
+
+def test_rule_tables_match_the_kernels():
+    np.testing.assert_array_equal(derived.EFFECTIVE_SUIT, common.EFFECTIVE_SUIT)
+    np.testing.assert_array_equal(derived.POWER, common.TRICK_POWER)
+    np.testing.assert_array_equal(derived.ATTACK, knuffeln_kernel.ATTACK)
+    np.testing.assert_array_equal(derived.DEFENCE, knuffeln_kernel.DEFENCE)
+    np.testing.assert_array_equal(derived.SUIT_RANK, knuffeln_kernel.SUIT_RANK)
+
+
+def test_knuffeln_offsets_follow_the_documented_layout():
+    for config in ({}, {"players": 5}, {"talk": "lexicon"}):
+        params = knuffeln_kernel.make_params(**config)
+        offsets, start = {}, 0
+        for name, size in knuffeln_kernel.observation_layout(params, 0):
+            offsets[name] = start
+            start += size
+        layout = derived.knuffeln_layout(config)
+        assert layout.hand == offsets["my hand"]
+        assert layout.played == offsets["played face up, per relative seat"]
+        assert layout.trick == offsets["current trick, per relative seat"]
+        assert layout.leader == offsets["current trick leader"]
+        assert layout.chosen == offsets["first chosen suit"]
+
+
+def positions(game, config, count, seed):
+    """Tables at random moments of random hands (acting seat to move)."""
+    rng = np.random.default_rng(seed)
+    env = make_env(game, **config)
+    found, hand = [], 0
+    while len(found) < count:
+        env.reset(seed=seed * 1000 + hand)
+        hand += 1
+        while not env.terminations[env.agent_selection]:
+            if rng.random() < 0.3:
+                found.append(env.unwrapped.clone())
+            env.step(int(rng.choice(env.unwrapped.legal_actions())))
+    return found
+
+
+def blocks(encoder, features):
+    """The derived features cut into named blocks."""
+    if encoder.game == "knuffeln":
+        cards, names = 48, ["chosen", "attack", "defence", "beats", "safe"]
+    else:
+        cards, names = 32, ["trump", "strength", "top", "beats"]
+    out = {name: features[index * cards : (index + 1) * cards] for index, name in enumerate(names)}
+    rest = features[len(names) * cards :]
+    if encoder.game != "knuffeln":
+        rest = rest[10:]  # own and unseen cards per effective suit
+    out["winner"] = rest[: encoder._layout.seats]
+    return out
+
+
+def expected_trick(env, game, config):
+    """(winning agent, would-win per held card) of the trick in progress, from the kernels' functions."""
+    state = env.unwrapped.state()
+    trick = state["trick"]
+    if not trick or state.get("trick_face_down"):
+        return None
+    agent = env.agent_selection
+    if game == "knuffeln":
+        deck_cards = env.unwrapped.deck
+        chosen = sum(1 << "CSHD".index(s) for s in state["chosen_suits"])
+        ranking = derived.RANKING_OF_VARIANT[config.get("variant", "bohmstedt")]
+
+        def winner_position(cards):
+            return knuffeln_kernel.trick_winner_position(ranking, chosen, np.array(cards, np.int64), len(cards))
+    else:
+        deck_cards = env.unwrapped.deck
+        kind = 4 if state["contract"] in ("wenz", "wenz_tout") else TRUMP_LETTERS[game].index(state["trump"])
+
+        def winner_position(cards):
+            return common.trick_winner_index(kind, np.array(cards, np.int64), len(cards))
+
+    cards = [deck_cards.parse(card) for _, card in trick]
+    winner = trick[winner_position(cards)][0]
+    would_win = {deck_cards.parse(card): winner_position(cards + [deck_cards.parse(card)]) == len(cards)
+                 for card in state["hands"][agent]}
+    return winner, would_win
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
+def test_trick_winner_and_takeover_features_match_the_kernel(game, config):
+    encoder = FeatureEncoder(game, config, "cards")
+    checked = 0
+    for table in positions(game, config, 60, seed=3):
+        agent = table.agent_selection
+        expected = expected_trick(table, game, config)
+        observation = table.observe(agent)["observation"]
+        features = blocks(encoder, encoder.derived(observation[None, :])[0])
+        held = np.flatnonzero(observation[encoder._layout.hand : encoder._layout.hand + features["beats"].size])
+        assert {table.unwrapped.deck.name_of(c) for c in held} == set(table.unwrapped.state()["hands"][agent])
+        if expected is None:
+            assert not features["beats"].any() and not features["winner"].any()
+            continue
+        winner, would_win = expected
+        names = table.possible_agents
+        relative = (names.index(winner) - names.index(agent)) % len(names)
+        assert features["winner"].argmax() == relative and features["winner"].sum() == 1
+        for card, wins in would_win.items():
+            assert bool(features["beats"][card]) == wins, (table.unwrapped.deck.name_of(card), expected)
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("game", ["bavarian", "palatinate", "asserufen", "knuffeln"])
+def test_encoder_appends_a_fixed_number_of_features(game):
+    encoder = FeatureEncoder(game, {}, "cards")
+    env = make_env(game)
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)["observation"]
+    encoded = encoder(observation)
+    assert encoded.shape == (observation.size + encoder.size,)
+    np.testing.assert_array_equal(encoded[: observation.size], observation)
+    assert np.isfinite(encoded).all()
+    assert FeatureEncoder(game, {}, "none")(observation).shape == observation.shape
+    with pytest.raises(ValueError, match="feature set"):
+        FeatureEncoder(game, {}, "magic")
+
+
+def unseen_cards(table, game):
+    """Cards the acting seat cannot see anywhere: those other seats hold (and Palatinate's untaken skat)."""
+    state = table.unwrapped.state()
+    agent = table.agent_selection
+    hidden = {card for other, cards in state["hands"].items() if other != agent for card in cards}
+    if game == "palatinate" and state.get("contract") not in ("simple",):
+        hidden |= set(state.get("skat") or [])
+    if game == "knuffeln":
+        hidden |= set(state.get("stock") or []) - set(state.get("face_up") or [])
+    return {table.unwrapped.deck.parse(card) for card in hidden}
+
+
+@pytest.mark.parametrize("game", ["bavarian", "asserufen", "knuffeln"])
+def test_highest_left_and_safe_features_follow_their_definitions(game):
+    """Schafkopf: a held card is flagged when no unseen card of its effective suit ranks above it;
+    Knüffeln: when no unseen card would beat it if it were led. Checked against the hidden hands."""
+    encoder = FeatureEncoder(game, {}, "cards")
+    checked = 0
+    for table in positions(game, {}, 40, seed=5):
+        state = table.unwrapped.state()
+        if state["phase"] not in ("play", "playing") or state.get("trick_face_down"):
+            continue
+        observation = table.observe(table.agent_selection)["observation"]
+        features = blocks(encoder, encoder.derived(observation[None, :])[0])
+        hidden = unseen_cards(table, game)
+        held = [table.unwrapped.deck.parse(card) for card in state["hands"][table.agent_selection]]
+        for card in held:
+            if game == "knuffeln":
+                chosen = sum(1 << "CSHD".index(s) for s in state["chosen_suits"])
+                flagged = bool(features["safe"][card])
+                expected = not any(knuffeln_kernel.beats(0, chosen, other, card) for other in hidden)
+            else:
+                kind = 4 if state["contract"] in ("wenz", "wenz_tout") else TRUMP_LETTERS[game].index(state["trump"])
+                flagged = bool(features["top"][card])
+                expected = not any(
+                    common.EFFECTIVE_SUIT[kind, other] == common.EFFECTIVE_SUIT[kind, card]
+                    and common.TRICK_POWER[kind, other] > common.TRICK_POWER[kind, card]
+                    for other in hidden
+                )
+            assert flagged == expected, (table.unwrapped.deck.name_of(card), state["hands"])
+            checked += 1
+    assert checked >= 20
