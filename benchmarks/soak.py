@@ -191,7 +191,8 @@ def print_summary(reports: list[Report], seconds: float) -> None:
 
     table = Table(title=f"soak: {len(reports)} configurations in {seconds:.0f} s", title_justify="left")
     for column in ("configuration", "batch hands", "aec hands", "leak positions", "memory growth", "s", "result"):
-        table.add_column(column, justify="left" if column in ("configuration", "result") else "right")
+        table.add_column(column, justify="left" if column in ("configuration", "result") else "right",
+                         overflow="fold")
     for r in reports:
         table.add_row(r.configuration, f"{r.hands_batch:,}", f"{r.hands_aec:,}", str(r.leak_positions),
                       f"{r.memory_growth_mib:+.1f} MiB", f"{r.seconds:.0f}",
