@@ -272,6 +272,17 @@ def _milliseconds(seconds: float, count: float) -> float | None:
     return 1000.0 * float(seconds) / float(count) if count else None
 
 
+def _one_thread_per_worker() -> None:
+    """Run in each forked worker before it plays: the workers are the parallelism, and torch's OpenMP pool,
+    copied from a parent that already used it, deadlocks a forked child's first parallel region (a neural
+    agent's network, for one). One thread keeps torch out of OpenMP."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
 def run_matches(
     game: str,
     specs: list[str],
@@ -330,7 +341,7 @@ def run_matches(
             done((m, d), play_deal(matches[m], d))
     else:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_one_thread_per_worker) as pool:
             futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}
             for future in as_completed(futures):
                 done(futures[future], future.result())

@@ -1,0 +1,30 @@
+"""Regression: the arena's forked workers after the parent used torch's OpenMP threads.
+
+A forked child inherits torch's OpenMP pool in a state it cannot use, and its first parallel region (a
+neural agent's network being built) waited forever. The arena now gives each worker one torch thread.
+Run in a subprocess, so that a regression fails on the timeout instead of hanging the suite."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("torch")
+
+SCRIPT = """
+import torch
+torch.set_num_threads(2)
+matrix = torch.randn(256, 256)
+torch.linalg.qr(matrix)
+from agents.arena import run_arena
+summary = run_arena("bavarian", ["neural", "random"], hands=2, seed=1, workers=2)
+print(summary["agents"]["neural"]["decisions"])
+"""
+
+
+def test_forked_workers_play_after_the_parent_used_torch_threads():
+    done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.split()[-1]) > 0
