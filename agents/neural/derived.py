@@ -30,6 +30,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from knuffeln_env.knuffeln.tables import ATTACK, DEFENCE, NUM_CARDS, NUM_RANKS, SUIT_RANK
+from knuffeln_env.knuffeln.tables import RANKING_OF_VARIANT as RANKING_OF_VARIANT_INDEX
+from knuffeln_env.knuffeln.tables import VARIANTS as KNUFFELN_VARIANTS
+
 FEATURE_SETS = ("none", "cards")
 """``none``: the observation alone; ``cards``: the observation and the derived card features."""
 
@@ -183,62 +187,12 @@ def _takes_over(suit, power, rows, card, winner_card, led_suit) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------- Knüffeln
 
-KNUFFELN_CARDS = 48
-KNUFFELN_RANKS = 12
-(K_RANK_A, K_RANK_K, K_RANK_Q, K_RANK_J, K_RANK_10, K_RANK_9,
- K_RANK_8, K_RANK_7, K_RANK_6, K_RANK_4, K_RANK_3, K_RANK_2) = range(12)
-CLUBS, SPADES, K_HEARTS, DIAMONDS = range(4)
-OLE_ATTACK = {
-    K_HEARTS * 12 + K_RANK_2: 11, CLUBS * 12 + K_RANK_4: 10, SPADES * 12 + K_RANK_8: 9,
-    K_HEARTS * 12 + K_RANK_9: 8, DIAMONDS * 12 + K_RANK_9: 7,
-}
-"""The five Oles, H2 > C4 > S8 > H9 > D9: always top cards."""
-CHOSEN_BEATER_ATTACK = {K_RANK_A: 6, K_RANK_J: 5, K_RANK_6: 4, K_RANK_2: 3, K_RANK_3: 2, K_RANK_4: 1}
-UNBEATABLE = 100
-RANKING_BOHMSTEDT, RANKING_UNCHOSEN_SUIT, RANKING_FIVES = range(3)
-UNCHOSEN_ORDER = {
-    RANKING_UNCHOSEN_SUIT: (K_RANK_A, K_RANK_K, K_RANK_Q, K_RANK_J, K_RANK_10, K_RANK_9, K_RANK_8, K_RANK_7, K_RANK_6,
-                            K_RANK_4, K_RANK_3, K_RANK_2),
-    # Bernhard 1924's pack has a 5 in the ten's place (rank index 4), ranked between the 6 and the 4
-    RANKING_FIVES: (K_RANK_A, K_RANK_K, K_RANK_Q, K_RANK_J, K_RANK_9, K_RANK_8, K_RANK_7, K_RANK_6, K_RANK_10,
-                    K_RANK_4, K_RANK_3, K_RANK_2),
-}
-RANKING_OF_VARIANT = {"bohmstedt": RANKING_BOHMSTEDT, "hattstedt": RANKING_UNCHOSEN_SUIT,
-                      "bernhard1924": RANKING_FIVES, "gruenberg1938": RANKING_UNCHOSEN_SUIT}
-
-
-def _knuffeln_tables():
-    """ATTACK / DEFENCE[chosen-suit mask, card] and SUIT_RANK[ranking, mask, card] (section 4's table: a
-    later card takes the trick over when its attack exceeds the winner's defence, or, where the unchosen
-    suits are ranked, when it is a higher card of the winner's suit)."""
-    attack = np.zeros((16, KNUFFELN_CARDS), dtype=np.int64)
-    defence = np.zeros((16, KNUFFELN_CARDS), dtype=np.int64)
-    suit_rank = np.zeros((3, 16, KNUFFELN_CARDS), dtype=np.int64)
-    for chosen in range(16):
-        for card in range(KNUFFELN_CARDS):
-            suit, rank = divmod(card, KNUFFELN_RANKS)
-            if card in OLE_ATTACK:
-                attack[chosen, card] = defence[chosen, card] = OLE_ATTACK[card]
-            elif chosen >> suit & 1:
-                beater = CHOSEN_BEATER_ATTACK.get(rank, 0)
-                attack[chosen, card] = beater
-                if beater:
-                    defence[chosen, card] = beater
-                elif rank == K_RANK_7:
-                    defence[chosen, card] = UNBEATABLE
-                elif rank in (K_RANK_9, K_RANK_8):
-                    defence[chosen, card] = 4
-                else:
-                    defence[chosen, card] = {K_RANK_K: 2, K_RANK_Q: 1}.get(rank, 0)
-            else:
-                defence[chosen, card] = {K_RANK_A: 3, K_RANK_K: 2, K_RANK_Q: 1}.get(rank, 0)
-                suit_rank[RANKING_BOHMSTEDT, chosen, card] = 2 if rank == K_RANK_A else 1
-                for ranking, order in UNCHOSEN_ORDER.items():
-                    suit_rank[ranking, chosen, card] = KNUFFELN_RANKS - order.index(rank)
-    return attack, defence, suit_rank
-
-
-ATTACK, DEFENCE, SUIT_RANK = _knuffeln_tables()
+KNUFFELN_CARDS = NUM_CARDS
+KNUFFELN_RANKS = NUM_RANKS
+# ATTACK / DEFENCE[chosen-suit mask, card] and SUIT_RANK[ranking, chosen, card]: the rules' own card table
+# (section 4: a later card takes the trick over when its attack exceeds the winner's defence, or, where
+# the unchosen suits are ranked, when it is a higher card of the winner's suit).
+RANKING_OF_VARIANT = {name: int(RANKING_OF_VARIANT_INDEX[i]) for i, name in enumerate(KNUFFELN_VARIANTS)}
 
 
 @dataclass(frozen=True)
