@@ -27,7 +27,7 @@ optional ``reset(seed)``, so results depend neither on the order of play nor on 
 hands count as hands with zero units.
 
 **Backends.** ``--workers N`` plays deals in N local processes; ``--backend ray`` plays them as Ray tasks,
-on this machine or a cluster (``--ray-address auto``; ``agents.ray_arena``, ``docs/scaling.md``). Either
+on the local machine or a cluster (``--ray-address auto``; ``agents.ray_arena``, ``docs/scaling.md``). Either
 way the JSON for a seed is the same.
 
 **Outputs.** A leaderboard (rich table) and a progress bar; ``--json PATH`` writes ``{"game", "hands",
@@ -297,7 +297,7 @@ def run_matches(
 ) -> list[MatchResult]:
     """Round robin of pairwise duplicate matches of ``specs`` on the same ``hands`` deals.
 
-    ``backend="local"`` plays on this machine (``workers`` processes); ``"ray"`` on the connected Ray
+    ``backend="local"`` plays on the local machine (``workers`` processes); ``"ray"`` on the connected Ray
     session, or one started here (``agents.ray_arena``: ``ray_options`` is its ``RayOptions``; ``workers``
     caps the deals played at once, ``None``: every CPU of the cluster). The results are the same."""
     game_spec(game)
@@ -330,7 +330,7 @@ def run_matches(
 
         started = connect(getattr(ray_options, "address", None), workers)
         try:
-            play_on_ray(matches, jobs, done, workers, ray_options)
+            play_on_ray(matches, jobs, done, play_deal, workers, ray_options)
         finally:
             if started:
                 import ray
@@ -341,7 +341,8 @@ def run_matches(
             done((m, d), play_deal(matches[m], d))
     else:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_one_thread_per_worker) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_one_thread_per_worker)
+        with pool:
             futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}
             for future in as_completed(futures):
                 done(futures[future], future.result())
@@ -473,9 +474,9 @@ class Args:
     """deals played in parallel: local processes (default 1), or Ray tasks at once (default: every CPU of
     the Ray cluster)"""
     backend: Literal["local", "ray"] = "local"
-    """local: processes on this machine; ray: tasks on a Ray cluster (agents.ray_arena), the same results"""
+    """local: processes on the local machine; ray: tasks on a Ray cluster (agents.ray_arena), the same results"""
     ray_address: str | None = None
-    """with --backend ray: None starts Ray on this machine; "auto" joins the cluster of this node; or the
+    """with --backend ray: None starts Ray on the local machine; "auto" joins the cluster of this node; or the
     cluster's address"""
     progress: bool = True
     """show a progress bar"""

@@ -31,8 +31,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .arena import DealResult, MatchSpec, play_deal
-
 INSTALL_HINT = "Ray is not installed: pip install -e '.[ray]' (Ray core, beside the other extras)"
 
 Job = tuple[int, int]
@@ -59,7 +57,7 @@ class RayOptions:
     """Where and how the deals run on Ray."""
 
     address: str | None = None
-    """None: start a Ray instance on this machine (``ray.init()``), or use the one this process already
+    """None: start a Ray instance on the local machine (``ray.init()``), or use the one this process already
     started; ``"auto"``: join the cluster of this node (``ray start``); or a cluster's address
     (``"ray://head:10001"``, ``"head:6379"``)"""
     chunk_deals: int | None = None
@@ -84,7 +82,7 @@ def require_ray():
 def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
     """Make sure this process is connected to Ray; returns True when this call started or joined it (the
     caller may then ``ray.shutdown()``), False when a session was already open (it is used as it is).
-    ``num_cpus`` sizes a Ray started on this machine (ignored when joining a cluster)."""
+    ``num_cpus`` sizes a Ray started on the local machine (ignored when joining a cluster)."""
     ray = require_ray()
     if ray.is_initialized():
         return False
@@ -119,12 +117,13 @@ def chunks(jobs: list[Job], workers: int, chunk_deals: int | None) -> list[list[
     return [jobs[start : start + chunk_deals] for start in range(0, len(jobs), chunk_deals)]
 
 
-def _play_chunk(matches: list[MatchSpec], jobs: list[Job], crash_once: CrashOnce | None):
-    """The Ray task: play the chunk's deals, yielding ``(match, deal, DealResult)`` one by one."""
+def _play_chunk(play: Callable, matches: list, jobs: list[Job], crash_once: CrashOnce | None):
+    """The Ray task: play the chunk's deals with ``play(match, deal)`` (the arena's ``play_deal``),
+    yielding ``(match, deal, result)`` one by one."""
     for match_index, deal_index in jobs:
         if crash_once is not None:
             crash_once.before(deal_index)
-        yield match_index, deal_index, play_deal(matches[match_index], deal_index)
+        yield match_index, deal_index, play(matches[match_index], deal_index)
 
 
 @dataclass
@@ -138,14 +137,17 @@ class _Ledger:
 
 
 def play_on_ray(
-    matches: list[MatchSpec],
+    matches: list,
     jobs: list[Job],
-    done: Callable[[Job, DealResult], None],
+    done: Callable[[Job, object], None],
+    play: Callable,
     workers: int | None = None,
     options: RayOptions | None = None,
 ) -> dict:
-    """Play ``jobs`` on the connected Ray session (``connect`` first), calling ``done(job, result)`` once
-    per job as results arrive; returns counts of the bookkeeping (duplicates dropped, resubmissions)."""
+    """Play ``jobs`` on the connected Ray session (``connect`` first) with ``play(match, deal)`` (the
+    arena's ``play_deal``; passed in so that this module does not import the arena, which imports it),
+    calling ``done(job, result)`` once per job as results arrive; returns counts of the bookkeeping
+    (duplicates dropped, resubmissions)."""
     ray = require_ray()
     if not ray.is_initialized():
         raise RuntimeError("play_on_ray needs a Ray session: call agents.ray_arena.connect() first")
@@ -162,7 +164,7 @@ def play_on_ray(
     while waiting or running:
         while waiting and len(running) < workers:
             chunk = waiting.pop(0)
-            running[task.remote(matches_ref, chunk, options.crash_once)] = chunk
+            running[task.remote(play, matches_ref, chunk, options.crash_once)] = chunk
         [generator], _ = ray.wait(list(running), num_returns=1)
         try:
             reference = next(generator)

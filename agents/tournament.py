@@ -54,9 +54,9 @@ class Args:
     """deals played in parallel: local processes (default 2), or Ray tasks at once (default: every CPU of
     the Ray cluster)"""
     backend: Literal["local", "ray"] = "local"
-    """local: processes on this machine; ray: tasks on a Ray cluster (agents.ray_arena), the same results"""
+    """local: processes on the local machine; ray: tasks on a Ray cluster (agents.ray_arena), the same results"""
     ray_address: str | None = None
-    """with --backend ray: None starts Ray on this machine; "auto" joins the cluster of this node; or the
+    """with --backend ray: None starts Ray on the local machine; "auto" joins the cluster of this node; or the
     cluster's address"""
     json: str | None = None
     """write every game's summary here"""

@@ -38,7 +38,7 @@ from agents.arena import run_arena, without_timing
 class Args:
     game: str = "bavarian"
     agents: tuple[str, ...] = ("pimc", "rules")
-    """the arena's match (a pimc match: about 0.15 s per deal on this machine)"""
+    """the arena's match (a pimc match: a long one, about 0.15 CPU seconds per deal)"""
     hands: int = 400
     """deals of the long match"""
     repeats: int = 2
@@ -61,7 +61,7 @@ def load() -> float:
 
 
 def ray_worker_cpu_seconds() -> float:
-    """CPU seconds (user + system) so far of this machine's Ray worker processes (``ray::...``), from
+    """CPU seconds (user + system) so far of the local machine's Ray worker processes (``ray::...``), from
     ``/proc`` (Linux; 0 elsewhere). Their difference over a run is the CPU the workers got, which on a
     shared machine can be much less than workers x wall time."""
     total, tick = 0, os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -181,7 +181,7 @@ def projection(args: Args, arena_result: dict, train_result: dict) -> dict:
     per_sample = actors[1]["actor_ms_per_1k_samples"] / 1e6  # an actor's wall seconds per sample, one actor
     learner_cap = 1e6 / max(actors[2]["update_ms_per_1k_samples"], 1e-3)
     return {
-        "note": "projection from this machine's per-worker costs, not a measurement",
+        "note": "projection from the local machine's per-worker costs, not a measurement",
         "nodes": args.nodes, "cores_per_node": args.cores_per_node, "workers": workers,
         "arena_workers_deals_per_second": round(workers / per_deal, 1),
         "arena_driver_cap_deals_per_second": round(1000 / driver_ms, 1),

@@ -40,7 +40,7 @@ class Args:
     backend: Literal["local", "ray"] = "ray"
     """ray: actors on Ray workers; local: the same actors in this process"""
     ray_address: str | None = None
-    """None: start Ray on this machine; "auto": join the cluster of this node; or the cluster's address"""
+    """None: start Ray on the local machine; "auto": join the cluster of this node; or the cluster's address"""
     iterations: int = 10
     """learner updates"""
     num_envs: int = 64
