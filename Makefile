@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-quick clean play signalling
+.PHONY: run test test-rllib rllib-env lint bench bench-quick clean play signalling
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,23 @@ test: $(STAMP)
 	@[ -x "$${PLAY_CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)}" ] || \
 		echo "NOTE: no chromium found: the browser tests of the table (tests/play/test_browser.py) will be SKIPPED"
 	$(PY) -m pytest -n 2 --dist loadgroup tests
+
+# RLlib pins gymnasium exactly, so its recipe is tested in a virtual environment of its own.
+RLLIB_VENV := .venv-rllib
+RLLIB_STAMP := $(RLLIB_VENV)/.installed
+
+$(RLLIB_STAMP): pyproject.toml Makefile
+	$(PYTHON) -m venv $(RLLIB_VENV)
+	$(RLLIB_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(RLLIB_VENV)/bin/python -m pip install --quiet torch==2.13.0
+	$(RLLIB_VENV)/bin/python -m pip install --quiet -e '.[dev,rllib]'
+	touch $(RLLIB_STAMP)
+
+rllib-env: $(RLLIB_STAMP)
+
+test-rllib: $(RLLIB_STAMP)
+	$(RLLIB_VENV)/bin/python -c "import ray.rllib"  # fail, not skip, when the recipe's library is missing
+	$(RLLIB_VENV)/bin/python -m pytest -p no:xdist -q -p no:cacheprovider tests/trick_gym/test_rl_recipes.py -k rllib
 
 # The table in a browser: play against the bots, or watch game records (python -m play --help).
 play: $(STAMP)
@@ -41,5 +58,5 @@ signalling: $(STAMP)
 	$(PY) -m experiments.signalling_study
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(RLLIB_VENV) .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
