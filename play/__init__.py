@@ -11,5 +11,6 @@ user's page. The parts:
 | ``play.replay`` | reading game-record files and replaying any step of a record |
 | ``play.rules`` | the rules pages, rendered from ``docs/rules`` |
 | ``play.catalog`` | the games, their options, names of suits and actions |
+| ``play.pages`` | the head and top bar every HTML page shares |
 | ``play/static`` | the page: plain HTML, CSS and JavaScript modules, nothing to build |
 """

@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from .catalog import GAMES, check_config, make_env
-from .session import PlayError
+from .session import PlayError, get_or_404
 from .views import table_view
 
 MAX_RECORDS = 100_000
@@ -120,10 +120,7 @@ class ReplayStore:
         return replay_set
 
     def get(self, replay_id: str) -> ReplaySet:
-        replay_set = self.sets.get(replay_id)
-        if replay_set is None:
-            raise PlayError(404, f"unknown replay {replay_id!r}: open the file again")
-        return replay_set
+        return get_or_404(self.sets, replay_id, f"unknown replay {replay_id!r}: open the file again")
 
     def frame(self, replay_id: str, index: int, step: int, viewer: str | None) -> dict:
         records = self.get(replay_id).records

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 from markdown_it import MarkdownIt
 
 from .catalog import GAMES, game_info
+from .pages import html_page
 from .session import PlayError
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
@@ -34,11 +34,4 @@ def rules_page(game: str, rules_dir: Path) -> str:
     if not path.is_file():
         raise PlayError(404, f"the rules page {info.rules_file} is not in {rules_dir}")
     body = _MARKDOWN.render(path.read_text(encoding="utf-8"))
-    title = html.escape(f"Rules: {info.title}")
-    return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{title}</title>"
-        "<link rel='stylesheet' href='/static/style.css'></head>"
-        f"<body class='rules-page'><nav class='topbar'><a href='/'>Table</a> <a href='/replay'>Replay viewer</a></nav>"
-        f"<main class='rules'>{body}</main></body></html>"
-    )
+    return html_page(f"Rules: {info.title}", f"<main class='rules'>{body}</main>", 'class="rules-page"')

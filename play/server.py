@@ -4,7 +4,7 @@ Routes (every API answer is JSON; every refusal is ``{"error": "..."}`` with a 4
 
 | route | what |
 |---|---|
-| ``GET /`` , ``GET /replay`` | the table page and the replay viewer (static files in ``play/static``) |
+| ``GET /`` , ``GET /replay`` | the table page and the replay viewer (``play.pages``) |
 | ``GET /rules/{game}`` | the game's rules page, rendered from ``docs/rules`` |
 | ``GET /api/catalog`` | games, their options and seats, the bots on offer |
 | ``POST /api/sessions`` | a new table: ``{game, config, seat, bots, seed}`` -> the table's view |
@@ -29,17 +29,17 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .catalog import GAMES
+from .pages import STATIC_DIR, static_page
 from .replay import ReplayStore, parse_records, record_summary
 from .rules import DEFAULT_RULES_DIR, available_rules, rules_page
 from .session import BUILTIN_BOTS, PlayError, SessionStore, TableSettings
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
 MAX_UPLOAD_BYTES = 32 * 1024 * 1024
 MAX_WAIT_SECONDS = 25.0
 SUMMARIES_SHOWN = 5000
@@ -135,12 +135,14 @@ def add_error_handlers(app: FastAPI) -> None:
 
 def add_page_routes(app: FastAPI, settings: AppSettings) -> None:
     @app.get("/", include_in_schema=False)
-    async def table_page() -> FileResponse:
-        return FileResponse(STATIC_DIR / "index.html")
+    async def table_page() -> HTMLResponse:
+        return HTMLResponse(static_page("German tricks: the table", "table_body.html", 'data-state="setup"', "play.js"))
 
     @app.get("/replay", include_in_schema=False)
-    async def replay_page() -> FileResponse:
-        return FileResponse(STATIC_DIR / "replay.html")
+    async def replay_page() -> HTMLResponse:
+        return HTMLResponse(
+            static_page("German tricks: replay viewer", "replay_body.html", 'data-state="empty"', "replay.js")
+        )
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules(game: str) -> HTMLResponse:

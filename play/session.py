@@ -42,6 +42,14 @@ class PlayError(Exception):
         self.message = message
 
 
+def get_or_404(items: dict, key: str, refusal: str):
+    """``items[key]``; a 404 ``PlayError`` saying ``refusal`` where there is none."""
+    item = items.get(key)
+    if item is None:
+        raise PlayError(404, refusal)
+    return item
+
+
 @dataclass(frozen=True)
 class TableSettings:
     bot_delay: float = 0.8
@@ -289,10 +297,7 @@ class SessionStore:
         return chosen
 
     def get(self, session_id: str) -> TableSession:
-        session = self.sessions.get(session_id)
-        if session is None:
-            raise PlayError(404, f"unknown session {session_id!r}: start a new table")
-        return session
+        return get_or_404(self.sessions, session_id, f"unknown session {session_id!r}: start a new table")
 
     def _make_room(self) -> None:
         now = time.monotonic()

@@ -4,6 +4,7 @@
 
 import { el, renderSide, renderTable } from "./table.js";
 import { cardElement } from "./cards.js";
+import { fetchJson, showMessage } from "./page.js";
 
 const VERB_LABELS = {
   play: "Play face up",
@@ -15,21 +16,13 @@ const CARD_VERBS = Object.keys(VERB_LABELS);
 
 const state = { catalog: null, view: null, session: null, version: -1, verb: "play", sending: false };
 
-async function api(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
+// GET `path`, or POST `body` to it as JSON.
+function api(path, body) {
+  return fetchJson(path, body === undefined ? {} : {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
-  const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-  if (!response.ok) throw new Error(data.error ?? `the server answered ${response.status}`);
-  return data;
-}
-
-function showMessage(text, isError = false) {
-  const box = document.getElementById("message");
-  box.textContent = text ?? "";
-  box.classList.toggle("error", isError);
 }
 
 // ------------------------------------------------------------------ setup

@@ -1,22 +1,10 @@
 // The replay viewer: open a file of game records, pick one, step through it forward and back, with
 // every hand visible or as one seat saw it. Each frame is replayed and drawn by the server's views.
 
+import { fetchJson as api, showMessage } from "./page.js";
 import { el, renderSide, renderTable } from "./table.js";
 
 const state = { replay: null, records: [], record: 0, step: 0, steps: 0, viewer: "all", loading: 0 };
-
-async function api(path, options = {}) {
-  const response = await fetch(path, options);
-  const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-  if (!response.ok) throw new Error(data.error ?? `the server answered ${response.status}`);
-  return data;
-}
-
-function showMessage(text, isError = false) {
-  const box = document.getElementById("message");
-  box.textContent = text ?? "";
-  box.classList.toggle("error", isError);
-}
 
 async function openText(name, text) {
   try {

@@ -42,30 +42,13 @@ BAVARIAN_PHASES = {
 }
 BAVARIAN_BASE_VALUE = {"rufer": 1, "wenz": 5, "solo": 5}
 TOUTS = ("wenz_tout", "solo_tout")
+BAVARIAN_PROMPTS = {
+    "bidding": "Your bid", "calling": "Call an ace", "choosing_trump": "Name the trump suit", "playing": "Play a card",
+}
 
 
 def bavarian_view(ctx: ViewContext) -> dict:
-    st = ctx.state
-    view = base_view(ctx, BAVARIAN_PHASES)
-    partner = st["partner"] if ctx.sees_all or st["partner_known"] or ctx.is_viewer(st["partner"]) else None
-    roles: dict[str, list[str]] = {}
-    add_role(roles, view["dealer"], "dealer")
-    add_role(roles, st["declarer"] if st["contract"] else None, "declarer")
-    add_role(roles, partner, "partner")
-    said = {agent: bid_label(bid) for agent, bid in st["bids"].items()}
-    view["seats"] = seat_entries(ctx, roles, said=said)
-    view["facts"] = bavarian_facts(ctx, partner)
-    describe = lambda action: bavarian_label(ctx, action)  # noqa: E731
-    view["legal"] = legal_entries(ctx, describe)
-    view["log"] = log_entries(ctx, lambda _i, _agent, action: action, describe)
-    add_tricks(view, st)
-    view["prompt"] = prompt_for(view, {
-        "bidding": "Your bid", "calling": "Call an ace", "choosing_trump": "Name the trump suit",
-        "playing": "Play a card",
-    })
-    if st["result"] is not None:
-        view["result"] = bavarian_settlement(ctx)
-    return view
+    return partnership_view(ctx, BAVARIAN_PHASES, bavarian_facts, bavarian_label, BAVARIAN_PROMPTS, bavarian_settlement)
 
 
 def bavarian_label(ctx: ViewContext, action: str) -> str:
@@ -89,8 +72,7 @@ def bavarian_facts(ctx: ViewContext, partner: str | None) -> list[list[str]]:
     elif trump is not None:
         facts.append(["Trumps", f"Obers, Unters and {ctx.suit(trump)}"])
     if st["called_suit"] is not None:
-        facts.append(["Called", f"the {ctx.suit(st['called_suit'])} Sau"])
-        facts.append(["Partner", partner if partner is not None else "secret (the holder of the called ace)"])
+        add_called_facts(facts, f"the {ctx.suit(st['called_suit'])} Sau", "ace", partner)
     return facts
 
 
@@ -100,8 +82,7 @@ def bavarian_settlement(ctx: ViewContext) -> dict:
     settlement = settlement_by_agent(ctx, st["result"])
     contract = st["contract"]
     if contract is None:
-        return {"settlement": settlement, "value": 0, "declarer_won": None,
-                "lines": ["Everybody passed: the hand is thrown in and nobody pays."]}
+        return thrown_in(settlement, "Everybody passed: the hand is thrown in and nobody pays.")
     declarer, laufende = st["declarer"], st["laufende"]
     side = [declarer] + ([st["partner"]] if st["partner"] is not None else [])
     side_text = " and ".join(side)
@@ -132,8 +113,7 @@ def bavarian_settlement(ctx: ViewContext) -> dict:
     if st["called_suit"] is not None:
         lines.append(f"Each winner receives {value}, each loser pays {value}.")
     else:
-        lines.append(f"The declarer {'receives' if won else 'pays'} {3 * value} (3 × {value}); "
-                     f"each opponent {'pays' if won else 'receives'} {value}.")
+        lines.append(solo_payments(won, value))
     return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines}
 
 
@@ -150,6 +130,15 @@ PALATINATE_PHASES = {
     "doubling": "Doubling",
     "play": "Play",
     "over": "Hand over",
+}
+PALATINATE_PROMPTS = {
+    "bid_one": "Your bid", "trump": "Name the trump suit", "bid_two": "Play a simple game, or pass?",
+    "discard": "Lay away a card (click it)", "schenken": "Give up (schenken) or play on?",
+    "schenken_answer": "The opponents give up: accept, or play on for schneider?",
+    "contra_offer": "Double (contra) before your first card?", "doubling": "Double again?", "play": "Play a card",
+}
+PALATINATE_LABELS = {
+    "discard": "Lays a card away", "accept": "Accept: win now", "refuse": "Refuse: play on for schneider",
 }
 DU_CONTRACTS = ("solo_du", "heart_solo_du")
 
@@ -170,20 +159,8 @@ def palatinate_view(ctx: ViewContext) -> dict:
     view["seats"] = seat_entries(ctx, roles, said=said, inactive=sitting_out)
     view["facts"] = palatinate_facts(ctx)
     view["piles"] = palatinate_piles(ctx)
-    describe = lambda action: palatinate_label(ctx, action)  # noqa: E731
-    view["legal"] = legal_entries(ctx, describe)
-    view["log"] = log_entries(ctx, lambda _i, agent, action: palatinate_public_action(ctx, agent, action), describe)
-    add_tricks(view, st)
-    view["prompt"] = prompt_for(view, {
-        "bid_one": "Your bid", "trump": "Name the trump suit", "bid_two": "Play a simple game, or pass?",
-        "discard": "Lay away a card (click it)", "schenken": "Give up (schenken) or play on?",
-        "schenken_answer": "The opponents give up: accept, or play on for schneider?",
-        "contra_offer": "Double (contra) before your first card?", "doubling": "Double again?",
-        "play": "Play a card",
-    })
-    if st["result"] is not None:
-        view["result"] = palatinate_settlement(ctx)
-    return view
+    return add_play(view, ctx, palatinate_label, PALATINATE_PROMPTS, palatinate_settlement,
+                    public_action=lambda _i, agent, action: palatinate_public_action(ctx, agent, action))
 
 
 def palatinate_public_action(ctx: ViewContext, agent: str, action: str) -> str:
@@ -194,15 +171,9 @@ def palatinate_public_action(ctx: ViewContext, agent: str, action: str) -> str:
 
 
 def palatinate_label(ctx: ViewContext, action: str) -> str:
-    if action == "discard":
-        return "Lays a card away"
     if action.startswith("discard:"):
         return f"Lay away {ctx.card(action[8:])}"
-    if action == "accept":
-        return "Accept: win now"
-    if action == "refuse":
-        return "Refuse: play on for schneider"
-    return describe_common(ctx, action) or action
+    return PALATINATE_LABELS.get(action) or describe_common(ctx, action) or action
 
 
 def simple_game_declarer(st: dict) -> str | None:
@@ -229,12 +200,7 @@ def palatinate_piles(ctx: ViewContext) -> list[dict]:
 
 def palatinate_facts(ctx: ViewContext) -> list[list[str]]:
     st = ctx.state
-    facts = []
-    if st["contract"] is not None:
-        facts.append(["Contract", CONTRACT_NAMES[st["contract"]]])
-        facts.append(["Declarer", st["declarer"]])
-    if st["trump"] is not None:
-        facts.append(["Trumps", f"Queens, Jacks and {ctx.suit(st['trump'])}"])
+    facts = contract_facts(ctx)
     if st["schenken"]:
         offers = ", ".join(f"{a} {'gives up' if answer == 'schenken' else 'plays on'}"
                            for a, answer in st["schenken"].items())
@@ -252,8 +218,7 @@ def palatinate_settlement(ctx: ViewContext) -> dict:
     result = st["result"]
     settlement = settlement_by_agent(ctx, result["settlement"])
     if result["thrown_in"]:
-        return {"settlement": settlement, "value": 0, "declarer_won": None,
-                "lines": ["Nobody declared in either round: the hand is thrown in and nobody pays."]}
+        return thrown_in(settlement, "Nobody declared in either round: the hand is thrown in and nobody pays.")
     contract, declarer, won, value = st["contract"], st["declarer"], result["declarer_won"], result["value"]
     tricks = st["tricks_won"]
     declarer_tricks = tricks[declarer]
@@ -313,32 +278,18 @@ ASSERUFEN_PHASES = {
     "play": "Play",
     "over": "Hand over",
 }
+ASSERUFEN_PROMPTS = {
+    "bidding": "Your bid", "answer": "Darf man? Let the bidder declare, or declare yourself",
+    "call": "Call a card to find your partner", "trump": "Name the trump suit",
+    "contra_offer": "Double (contra) before your first card?", "doubling_round": "Double again?", "play": "Play a card",
+}
+ASSERUFEN_LABELS = {"accept": "Accept: the Darf man bidder declares", "refuse": "Refuse: declare yourself"}
 
 
 def asserufen_view(ctx: ViewContext) -> dict:
-    st = ctx.state
-    view = base_view(ctx, ASSERUFEN_PHASES)
-    partner = st["partner"] if ctx.sees_all or st["partner_known"] or ctx.is_viewer(st["partner"]) else None
-    roles: dict[str, list[str]] = {}
-    add_role(roles, view["dealer"], "dealer")
-    add_role(roles, st["declarer"] if st["contract"] else None, "declarer")
-    add_role(roles, partner, "partner")
-    said = {agent: bid_label(bid) for agent, bid in st["bids"].items() if bid is not None}
-    view["seats"] = seat_entries(ctx, roles, said=said)
-    view["facts"] = asserufen_facts(ctx, partner)
-    describe = lambda action: asserufen_label(ctx, action)  # noqa: E731
-    view["legal"] = legal_entries(ctx, describe)
-    view["log"] = log_entries(ctx, lambda _i, _agent, action: action, describe)
-    add_tricks(view, st)
-    view["prompt"] = prompt_for(view, {
-        "bidding": "Your bid", "answer": "Darf man? Let the bidder declare, or declare yourself",
-        "call": "Call a card to find your partner", "trump": "Name the trump suit",
-        "contra_offer": "Double (contra) before your first card?", "doubling_round": "Double again?",
-        "play": "Play a card",
-    })
-    if st["result"] is not None:
-        view["result"] = asserufen_settlement(ctx)
-    return view
+    return partnership_view(
+        ctx, ASSERUFEN_PHASES, asserufen_facts, asserufen_label, ASSERUFEN_PROMPTS, asserufen_settlement
+    )
 
 
 def asserufen_label(ctx: ViewContext, action: str) -> str:
@@ -346,35 +297,25 @@ def asserufen_label(ctx: ViewContext, action: str) -> str:
     if head == "call":
         card = tail if len(tail) > 1 else tail + "A"
         return f"Call the {ctx.card(card)}"
-    if action == "accept":
-        return "Accept: the Darf man bidder declares"
-    if action == "refuse":
-        return "Refuse: declare yourself"
-    return describe_common(ctx, action) or action
+    return ASSERUFEN_LABELS.get(action) or describe_common(ctx, action) or action
 
 
 def asserufen_facts(ctx: ViewContext, partner: str | None) -> list[list[str]]:
     st = ctx.state
-    facts = []
-    if st["contract"] is not None:
-        facts.append(["Contract", CONTRACT_NAMES[st["contract"]]])
-        facts.append(["Declarer", st["declarer"]])
-    if st["trump"] is not None:
-        facts.append(["Trumps", f"Queens, Jacks and {ctx.suit(st['trump'])}"])
+    facts = contract_facts(ctx)
     if st["called_card"] is not None:
-        facts.append(["Called", ctx.card(st["called_card"])])
-        facts.append(["Partner", partner if partner is not None else "secret (the holder of the called card)"])
+        add_called_facts(facts, ctx.card(st["called_card"]), "card", partner)
     add_doubling_facts(facts, st["doublers"])
     return facts
 
 
 def asserufen_settlement(ctx: ViewContext) -> dict:
+    """The hand's result as the env's score breaks it down (``docs/rules/palatinate_schafkopf.md`` section 3)."""
     st = ctx.state
-    settlement = settlement_by_agent(ctx, st["result"])
     score = st["score"]
+    settlement = settlement_by_agent(ctx, st["result"])
     if score is None:
-        return {"settlement": settlement, "value": 0, "declarer_won": None,
-                "lines": ["All four said weg: the hand is thrown in and nobody pays."]}
+        return thrown_in(settlement, "All four said weg: the hand is thrown in and nobody pays.")
     declarer, contract, won, value = st["declarer"], st["contract"], bool(score["declarer_won"]), score["value"]
     side = declarer if st["partner"] is None else f"{declarer} and {st['partner']}"
     parts = [("game", score["game"])] + [
@@ -390,13 +331,71 @@ def asserufen_settlement(ctx: ViewContext) -> dict:
         lines.append(f"Declarer and partner each {'receive' if won else 'pay'} {value}; "
                      f"each opponent {'pays' if won else 'receives'} {value}.")
     else:
-        lines.append(f"The declarer {'receives' if won else 'pays'} {3 * value} (3 × {value}); "
-                     f"each opponent {'pays' if won else 'receives'} {value}.")
+        lines.append(solo_payments(won, value))
     return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
             "parts": parts, "factor": score["du_factor"] * 2 ** score["doublings"]}
 
 
 # ---------------------------------------------------------------------------------------------- shared
+
+
+def partnership_view(ctx: ViewContext, phases: dict[str, str], facts, label, prompts: dict[str, str],
+                     settlement) -> dict:
+    """The view of a game whose declarer may have a partner, secret until it is public (Bavarian,
+    Asserufen; the partner knows it): ``facts(ctx, partner)`` gets the partner as the view may show it. A
+    seat yet to bid (Asserufen: None) has said nothing."""
+    st = ctx.state
+    view = base_view(ctx, phases)
+    partner = st["partner"] if ctx.sees_all or st["partner_known"] or ctx.is_viewer(st["partner"]) else None
+    roles: dict[str, list[str]] = {}
+    add_role(roles, view["dealer"], "dealer")
+    add_role(roles, st["declarer"] if st["contract"] else None, "declarer")
+    add_role(roles, partner, "partner")
+    said = {agent: bid_label(bid) for agent, bid in st["bids"].items() if bid is not None}
+    view["seats"] = seat_entries(ctx, roles, said=said)
+    view["facts"] = facts(ctx, partner)
+    return add_play(view, ctx, label, prompts, settlement)
+
+
+def add_play(view: dict, ctx: ViewContext, label, prompts: dict[str, str], settlement, public_action=None) -> dict:
+    """Adds what every Schafkopf view has: the legal moves and the log worded by ``label`` (the log through
+    ``public_action`` where some seats may not see an action), the tricks, the prompt, and the
+    ``settlement`` once the hand is over."""
+    describe = lambda action: label(ctx, action)  # noqa: E731
+    view["legal"] = legal_entries(ctx, describe)
+    view["log"] = log_entries(ctx, public_action or (lambda _i, _agent, action: action), describe)
+    add_tricks(view, ctx.state)
+    view["prompt"] = prompt_for(view, prompts)
+    if ctx.state["result"] is not None:
+        view["result"] = settlement(ctx)
+    return view
+
+
+def contract_facts(ctx: ViewContext) -> list[list[str]]:
+    """Contract, declarer and trumps of the Palatinate and Asserufen games (Queens and Jacks)."""
+    st = ctx.state
+    facts = []
+    if st["contract"] is not None:
+        facts.append(["Contract", CONTRACT_NAMES[st["contract"]]])
+        facts.append(["Declarer", st["declarer"]])
+    if st["trump"] is not None:
+        facts.append(["Trumps", f"Queens, Jacks and {ctx.suit(st['trump'])}"])
+    return facts
+
+
+def add_called_facts(facts: list[list[str]], called: str, kind: str, partner: str | None) -> None:
+    """The called card, and the partner where the view may show it (Bavarian, Asserufen)."""
+    facts.append(["Called", called])
+    facts.append(["Partner", partner if partner is not None else f"secret (the holder of the called {kind})"])
+
+
+def thrown_in(settlement: dict[str, float], line: str) -> dict:
+    return {"settlement": settlement, "value": 0, "declarer_won": None, "lines": [line]}
+
+
+def solo_payments(won: bool, value: int) -> str:
+    return (f"The declarer {'receives' if won else 'pays'} {3 * value} (3 × {value}); "
+            f"each opponent {'pays' if won else 'receives'} {value}.")
 
 
 def bid_label(bid: str) -> str:

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from agents import make
+from tests.tables import random_play_positions
 from trick_core.registry import VARIANTS, make_env, variant_id
 
 VARIANT_IDS = [variant_id(game, config) for game, config in VARIANTS]
@@ -21,20 +22,16 @@ AGENTS = [
 def decision_points(game, config, count, seed):
     """Tables at random moments with a real choice, each with a twin whose hidden cards differ."""
     rng = np.random.default_rng(seed)
+
+    def table_and_twin(env, legal):
+        if len(legal) > 1 and rng.random() < 0.15:
+            twin = hidden_twin(env, game, config, int(rng.integers(2**31)))
+            if twin is not None:
+                return env.unwrapped.clone(), twin
+        return None
+
     env = make_env(game, observation_type="information_state", **config)
-    found, hand = [], 0
-    while len(found) < count:
-        env.reset(seed=seed * 100 + hand)
-        hand += 1
-        while not env.terminations[env.agent_selection]:
-            legal = env.unwrapped.legal_actions()
-            if len(legal) > 1 and rng.random() < 0.15:
-                twin = hidden_twin(env, game, config, int(rng.integers(2**31)))
-                if twin is not None:
-                    found.append((env.unwrapped.clone(), twin))
-                    break
-            env.step(int(rng.choice(legal)))
-    return found
+    return random_play_positions(env, seed * 100, rng, count, table_and_twin, one_per_hand=True)
 
 
 def hidden_twin(env, game, config, seed):

@@ -142,42 +142,37 @@ def decide(env, game, seed=0) -> str:
 # ---------------------------------------------------------------------------------------------- Bavarian
 
 
-def test_bavarian_plays_sie_with_all_obers_and_unters():
-    env = fixed_bavarian({"player_0": german("EO GO HO SO EU GU HU SU")})
-    assert decide(env, "bavarian") == "sie"
+@pytest.mark.parametrize(
+    ("hand", "decisions"),
+    [
+        ("EO GO HO SO EU GU HU SU", ["sie"]),
+        ("EO GO HO SO EU GU HA H10", ["solo_tout", "trump:H"]),  # a hand that takes every trick
+        ("EU GU EA E10 EK GA S9 S8", ["wenz"]),
+        ("EU GU HU EA E10 GA SA S10", ["wenz_tout"]),  # nothing can go wrong
+        ("EO GO EU HA H10 G7 S7 S8", ["rufer", "call:G"]),  # the ace of its shortest suit
+        ("SO HU H8 E7 E8 G9 S7 S9", ["pass"]),
+        ("EO GO HO EU GU GA G10 EA", ["solo", "trump:G"]),  # many high trumps
+    ],
+    ids=["sie", "solo-tout", "wenz", "wenz-tout", "rufer", "weak-pass", "solo"],
+)
+def test_bavarian_bids_by_the_hand(hand, decisions):
+    """player_0's decisions, the others passing after each bid."""
+    env = fixed_bavarian({"player_0": german(hand)})
+    for bid, expected in enumerate(decisions):
+        assert decide(env, "bavarian") == expected
+        if bid < len(decisions) - 1:
+            step(env, expected, "pass", "pass", "pass")
 
 
-def test_bavarian_bids_solo_tout_only_with_a_hand_that_takes_every_trick():
-    env = fixed_bavarian({"player_0": german("EO GO HO SO EU GU HA H10")})
-    assert decide(env, "bavarian") == "solo_tout"
-    step(env, "solo_tout", "pass", "pass", "pass")
-    assert decide(env, "bavarian") == "trump:H"
+def test_bavarian_bids_no_solo_tout_when_a_trick_could_be_lost():
     weaker = fixed_bavarian({"player_0": german("EO GO HO SO EU HU HA H10")})  # GU is out: not sure
     assert decide(weaker, "bavarian") != "solo_tout"
 
 
-def test_bavarian_bids_wenz_with_unters_and_aces_and_wenz_tout_when_nothing_can_go_wrong():
-    wenz = fixed_bavarian({"player_0": german("EU GU EA E10 EK GA S9 S8")})
-    assert decide(wenz, "bavarian") == "wenz"
-    tout = fixed_bavarian({"player_0": german("EU GU HU EA E10 GA SA S10")})
-    assert decide(tout, "bavarian") == "wenz_tout"
-
-
-def test_bavarian_rufer_calls_the_ace_of_its_shortest_suit():
+def test_bavarian_rufer_may_call_the_aces_of_the_plain_suits_it_holds():
     env = fixed_bavarian({"player_0": german("EO GO EU HA H10 G7 S7 S8")})
-    assert decide(env, "bavarian") == "rufer"
     step(env, "rufer", "pass", "pass", "pass")
     assert set(env.unwrapped.legal_action_strings()) == {"call:G", "call:S"}
-    assert decide(env, "bavarian") == "call:G"
-
-
-def test_bavarian_passes_a_weak_hand_and_bids_solo_with_many_high_trumps():
-    weak = fixed_bavarian({"player_0": german("SO HU H8 E7 E8 G9 S7 S9")})
-    assert decide(weak, "bavarian") == "pass"
-    strong = fixed_bavarian({"player_0": german("EO GO HO EU GU GA G10 EA")})
-    assert decide(strong, "bavarian") == "solo"
-    step(strong, "solo", "pass", "pass", "pass")
-    assert decide(strong, "bavarian") == "trump:G"
 
 
 def test_bavarian_partner_schmiers_an_ace_to_the_declarers_top_trump():

@@ -18,6 +18,7 @@ from agents.search.knuffeln import KnuffelnPIMCAgent
 from agents.search.outcomes import HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS, search_function
 from agents.search.pimc import nan_mean
 from knuffeln_env.knuffeln import kernel as K
+from tests.tables import random_play_positions
 from trick_core import drivers
 from trick_core.bits import make_rng
 from trick_core.registry import VARIANTS, game_spec, kernel_module, make_env, variant_id
@@ -33,17 +34,11 @@ def _heuristic_playout(game: str):
 def _tables(game: str, config: dict, count: int, seed: int):
     """Tables reached by random play at moments with more than one legal action."""
     rng = np.random.default_rng(seed)
-    env = make_env(game, **config)
-    tables, hand = [], 0
-    while len(tables) < count:
-        env.reset(seed=seed * 1000 + hand)
-        hand += 1
-        while not env.terminations[env.agent_selection]:
-            legal = env.unwrapped.legal_actions()
-            if len(legal) > 1 and rng.random() < 0.2:
-                tables.append(env.unwrapped.clone())
-            env.step(int(rng.choice(legal)))
-    return tables[:count]
+
+    def pick(env, legal):
+        return env.unwrapped.clone() if len(legal) > 1 and rng.random() < 0.2 else None
+
+    return random_play_positions(make_env(game, **config), seed * 1000, rng, count, pick)[:count]
 
 
 @pytest.mark.parametrize("policy", [HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS], ids=["heuristic", "random"])

@@ -11,35 +11,29 @@ from trick_core.cards import FRENCH_32
 
 POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 
+
+def forehand_first(*hands: str) -> dict[str, list[str]]:
+    """The hands of a deal by player_0: forehand (player_1) first, the dealer last."""
+    return {f"player_{(seat + 1) % 4}": cards.split() for seat, cards in enumerate(hands)}
+
+
 # Dealer player_0, so player_1 is forehand. player_1 lacks CA but holds clubs; player_2 holds all three
 # aces; player_3 and player_0 each hold a plain card of a suit whose ace they lack.
-DEAL_A = {
-    "player_1": "CQ SQ HQ HA H10 HK C10 C9".split(),
-    "player_2": "DQ CA SJ HJ H9 SA DA D10".split(),
-    "player_3": "CJ DJ H8 CK C8 SK S9 DK".split(),
-    "player_0": "H7 C7 S10 S8 S7 D9 D8 D7".split(),
-}
+DEAL_A = forehand_first(
+    "CQ SQ HQ HA H10 HK C10 C9", "DQ CA SJ HJ H9 SA DA D10", "CJ DJ H8 CK C8 SK S9 DK", "H7 C7 S10 S8 S7 D9 D8 D7"
+)
 # player_1 holds only trumps; player_2 holds hearts and clubs with CA (no darf man).
-DEAL_B = {
-    "player_1": "CQ SQ HQ DQ CJ SJ HJ DJ".split(),
-    "player_2": "HA H10 HK H9 H8 H7 CA C10".split(),
-    "player_3": "CK C9 C8 C7 SA S10 SK S9".split(),
-    "player_0": "S8 S7 DA D10 DK D9 D8 D7".split(),
-}
+DEAL_B = forehand_first(
+    "CQ SQ HQ DQ CJ SJ HJ DJ", "HA H10 HK H9 H8 H7 CA C10", "CK C9 C8 C7 SA S10 SK S9", "S8 S7 DA D10 DK D9 D8 D7"
+)
 # Ace-call game by player_1 calling CA; player_3 holds CA with two more clubs and no trump.
-DEAL_C = {
-    "player_1": "CQ SQ HQ DQ HA H10 C9 S9".split(),
-    "player_2": "CJ SJ HJ DJ HK C10 CK S8".split(),
-    "player_3": "CA C8 C7 S10 SK D10 DK D9".split(),
-    "player_0": "H9 H8 H7 SA S7 DA D8 D7".split(),
-}
+DEAL_C = forehand_first(
+    "CQ SQ HQ DQ HA H10 C9 S9", "CJ SJ HJ DJ HK C10 CK S8", "CA C8 C7 S10 SK D10 DK D9", "H9 H8 H7 SA S7 DA D8 D7"
+)
 # As DEAL_C but the partner player_3 holds four clubs (it may run away).
-DEAL_D = {
-    "player_1": "CQ SQ HQ DQ HA H10 C9 S9".split(),
-    "player_2": "CJ SJ HJ DJ HK C10 S8 D8".split(),
-    "player_3": "CA CK C8 C7 S10 SK D10 DK".split(),
-    "player_0": "H9 H8 H7 SA S7 DA D9 D7".split(),
-}
+DEAL_D = forehand_first(
+    "CQ SQ HQ DQ HA H10 C9 S9", "CJ SJ HJ DJ HK C10 S8 D8", "CA CK C8 C7 S10 SK D10 DK", "H9 H8 H7 SA S7 DA D9 D7"
+)
 
 
 def new_env(hands, dealer=0, **config):

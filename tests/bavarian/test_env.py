@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 from schafkopf_env import bavarian_v0
 from schafkopf_env.bavarian import kernel, reference
+from tests.tables import live_turns
 from trick_core.aec import OBSERVATION_TYPES
 from trick_core.bits import make_rng
 
@@ -39,13 +40,8 @@ def random_step(env, rng: np.random.Generator, prefer_rufer: bool = False) -> No
 def play_random_episode(env, rng: np.random.Generator) -> dict[str, float]:
     """Run the AEC loop with random legal actions; return each agent's summed rewards."""
     totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        observation, reward, termination, truncation, _ = env.last()
-        totals[agent] += reward
-        if termination or truncation:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    for observation in live_turns(env, totals):
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     return totals
 
 

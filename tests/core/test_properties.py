@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.tables import table_after_random_steps
 from trick_core.aec import OBSERVATION_TYPES, IllegalActionError
 from trick_core.registry import VARIANTS, game_spec, variant_id
 
@@ -63,13 +64,7 @@ def test_every_step_succeeds_or_raises_and_changes_nothing(game, config, seed, c
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 30))
 def test_legal_actions_are_exactly_the_accepted_ones(game, config, seed, steps):
-    env = game_spec(game).make_env(**config)
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if all(env.terminations.values()):
-            return
-        env.step(int(rng.choice(env.unwrapped.legal_actions())))
+    env = table_after_random_steps(game, config, seed, steps)
     if all(env.terminations.values()):
         return
     legal = set(env.unwrapped.legal_actions())

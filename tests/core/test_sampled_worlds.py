@@ -6,20 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.tables import table_after_random_steps
 from trick_core.registry import VARIANTS, game_spec, variant_id
 
 VARIANT_IDS = [variant_id(game, config) for game, config in VARIANTS]
-
-
-def _table_after(game: str, config: dict, seed: int, steps: int):
-    env = game_spec(game).make_env(**config)
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if all(env.terminations.values()):
-            break
-        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
-    return env
 
 
 def _twin(env, agent: str, seed: int):
@@ -62,7 +52,7 @@ def test_twin_tables_give_identical_worlds(game, config):
     same seed — every attribute, array and generator — so nothing of the real hidden cards reaches one."""
     checked = 0
     for seed in range(6):
-        env = _table_after(game, config, seed, steps=3 + 4 * seed)
+        env = table_after_random_steps(game, config, seed, steps=3 + 4 * seed)
         if all(env.terminations.values()):
             continue
         for agent in env.possible_agents:

@@ -1,4 +1,5 @@
-"""Helpers of the Knüffeln tests: fixed deals from a few named cards, scripted play, random play."""
+"""Helpers of the Knüffeln tests: the configurations tested, fixed deals from a few named cards, scripted play,
+random play."""
 
 from __future__ import annotations
 
@@ -6,6 +7,17 @@ import numpy as np
 
 from knuffeln_env import knuffeln_v0
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
+
+RULE_CONFIGS = [
+    {}, {"variant": "hattstedt"}, {"variant": "bernhard1924"}, {"variant": "gruenberg1938"}, {"players": 5},
+    {"talk": "lexicon"}, {"players": 5, "talk": "lexicon"},
+]
+"""Every rule variant, five players and the lexicon talk: the configurations that both the env tests and the
+kernel-against-reference test run (each adds its own)."""
+
+
+def config_id(config: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in config.items()) or "default"
 
 
 def build_deal(hands: dict[int, list[str]], stock_top: list[str], stock_bottom: list[str] = (), *,

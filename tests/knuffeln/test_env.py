@@ -13,33 +13,29 @@ from pettingzoo.test import api_test, seed_test
 
 from knuffeln_env import knuffeln_v0
 from knuffeln_env.knuffeln import kernel
+from tests.tables import live_turns
 from trick_core.aec import IllegalActionError
 
 from .helpers import (
+    RULE_CONFIGS,
     act,
     act_as,
     biased_action,
     build_deal,
+    config_id,
     decline_exchanges,
     legal,
     make_env,
     obs_offset,
 )
 
-CONFIGS = [
-    {},
-    {"variant": "hattstedt"},
-    {"variant": "bernhard1924"},
-    {"variant": "gruenberg1938"},
-    {"players": 5},
-    {"talk": "lexicon"},
+CONFIGS = RULE_CONFIGS + [
     {"talk": "tokens:4"},
-    {"players": 5, "talk": "lexicon"},
     {"variant": "hattstedt", "talk": "tokens:2"},
     {"match": True},
     {"match": True, "talk": "lexicon", "variant": "gruenberg1938"},
 ]
-CONFIG_IDS = [",".join(f"{k}={v}" for k, v in c.items()) or "default" for c in CONFIGS]
+CONFIG_IDS = [config_id(c) for c in CONFIGS]
 
 
 def _play_biased(env, rng, stop=None):
@@ -470,12 +466,7 @@ def test_match_plays_hands_until_a_team_wipes_its_ladder():
         rng = np.random.default_rng(seed)
         dealers = [env.unwrapped.state()["dealer"]]
         rewards = dict.fromkeys(env.possible_agents, 0.0)
-        for agent in env.agent_iter():
-            _, reward, termination, truncation, _ = env.last()
-            rewards[agent] += reward
-            if termination or truncation:
-                env.step(None)
-                continue
+        for _observation in live_turns(env, rewards):
             hands_before = env.unwrapped.state()["match"]["hands_played"]
             act(env, biased_action(legal(env), rng))
             match = env.unwrapped.state()["match"]

@@ -15,20 +15,11 @@ from trick_core.bits import make_rng
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 from trick_core.drivers import compiled as compiled_drivers
 
-from .helpers import biased_action
+from .helpers import RULE_CONFIGS, biased_action, config_id
 
 DRIVERS = compiled_drivers(kernel)
 
-CONFIGS = [
-    {},
-    {"variant": "hattstedt"},
-    {"variant": "bernhard1924"},
-    {"variant": "gruenberg1938"},
-    {"players": 5},
-    {"talk": "lexicon"},
-    {"talk": "tokens:3"},
-    {"players": 5, "talk": "lexicon"},
-]
+CONFIGS = [*RULE_CONFIGS, {"talk": "tokens:3"}]
 HANDS_PER_POLICY = 300
 
 
@@ -73,7 +64,7 @@ def _compare(config: dict, hands: int, seed: int, biased: bool) -> collections.C
     return seen
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "default")
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_kernel_matches_reference_on_random_hands(config):
     uniform = _compare(config, HANDS_PER_POLICY, seed=101, biased=False)
     long_hands = _compare(config, HANDS_PER_POLICY, seed=202, biased=True)

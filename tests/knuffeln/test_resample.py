@@ -11,10 +11,10 @@ import pytest
 from knuffeln_env import knuffeln_v0
 from knuffeln_env.knuffeln import kernel
 
-from .helpers import biased_action, build_deal
+from .helpers import biased_action, build_deal, config_id
 
 CONFIGS = [{}, {"talk": "lexicon"}, {"players": 5, "talk": "lexicon"}, {"variant": "gruenberg1938"}]
-CONFIG_IDS = [",".join(f"{k}={v}" for k, v in c.items()) or "default" for c in CONFIGS]
+CONFIG_IDS = [config_id(c) for c in CONFIGS]
 TWINS_PER_CONFIG = 40
 
 

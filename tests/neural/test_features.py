@@ -7,6 +7,7 @@ import pytest
 from agents.neural import derived
 from agents.neural.derived import FeatureEncoder
 from schafkopf_env import trumps as common
+from tests.tables import random_play_positions
 from trick_core.registry import VARIANTS, kernel_module, make_env, variant_id
 
 knuffeln_kernel = kernel_module("knuffeln")
@@ -40,16 +41,11 @@ def test_knuffeln_offsets_follow_the_documented_layout():
 def positions(game, config, count, seed):
     """Tables at random moments of random hands (acting seat to move)."""
     rng = np.random.default_rng(seed)
-    env = make_env(game, **config)
-    found, hand = [], 0
-    while len(found) < count:
-        env.reset(seed=seed * 1000 + hand)
-        hand += 1
-        while not env.terminations[env.agent_selection]:
-            if rng.random() < 0.3:
-                found.append(env.unwrapped.clone())
-            env.step(int(rng.choice(env.unwrapped.legal_actions())))
-    return found
+
+    def pick(env, _legal):
+        return env.unwrapped.clone() if rng.random() < 0.3 else None
+
+    return random_play_positions(make_env(game, **config), seed * 1000, rng, count, pick)
 
 
 def blocks(encoder, features):

@@ -1,4 +1,8 @@
-"""Shared helpers of the Palatinate Schafkopf tests (fixed deals, scripted play)."""
+"""Shared helpers of the Palatinate Schafkopf tests (fixed deals, scripted play).
+
+Where a table of the rules tests checks a rule function, both the kernel and the plain reference are asked;
+where it checks a sequence of decisions, the PettingZoo env is driven with fixed deals (these helpers).
+"""
 
 from __future__ import annotations
 

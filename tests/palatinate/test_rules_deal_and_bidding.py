@@ -1,10 +1,6 @@
 """Table-driven tests of the rules and pins of ``docs/rules/palatinate_schafkopf.md`` sections 1 and 2: the
 deal and the seats, bidding, giving up (Schenken) and a fourth player (the cards, play and scoring are in
-``test_rules_play_and_scoring.py``).
-
-Where a table checks a rule function, both the kernel and the plain reference are asked; where it checks
-a sequence of decisions, the PettingZoo env is driven with fixed deals.
-"""
+``test_rules_play_and_scoring.py``; how the tables are checked: ``helpers``)."""
 
 from __future__ import annotations
 
@@ -209,28 +205,21 @@ def test_solo_skat_counts_for_the_declarer_but_is_never_taken():
     assert state["result"]["declarer_card_points"] == state["points"]["player_0"] + 21
 
 
-def test_simple_game_hoch_counts_hand_plus_skat_even_if_discarded():
+@pytest.mark.parametrize(
+    ("bids", "seed"),
+    [(["pass", "pass", "pass", "simple", "discard:HQ", "discard:D7"], 5), (["solo", "pass", "pass"], 6)],
+    ids=["simple-game-even-if-discarded", "solo"],
+)
+def test_hoch_counts_the_skat_as_the_declarers(bids, seed):
     hands = {
         "player_0": ["CQ", "SQ", "CA", "C10", "CK", "C9", "C8", "C7", "SA", "S10"],
         "player_1": ["DQ", "CJ", "SJ", "HJ", "DJ", "SK", "S9", "S8", "S7", "HA"],
         "player_2": ["H10", "HK", "H9", "H8", "H7", "DA", "D10", "DK", "D9", "D8"],
     }
     env = new_env(example_deal(hands=hands, skat=["HQ", "D7"]))
-    act(env, "pass", "pass", "pass", "simple", "discard:HQ", "discard:D7", "trump:C", "no_schenken")
-    play_to_end(env, np.random.default_rng(5), prefer=("no_double",))
+    act(env, *bids, "trump:C", "no_schenken")
+    play_to_end(env, np.random.default_rng(seed), prefer=("no_double",))
     assert env.unwrapped.state()["result"]["hoch"] == 3  # CQ SQ from the hand, HQ from the skat
-
-
-def test_solo_hoch_counts_the_skat_as_the_declarers():
-    hands = {
-        "player_0": ["CQ", "SQ", "CA", "C10", "CK", "C9", "C8", "C7", "SA", "S10"],
-        "player_1": ["DQ", "CJ", "SJ", "HJ", "DJ", "SK", "S9", "S8", "S7", "HA"],
-        "player_2": ["H10", "HK", "H9", "H8", "H7", "DA", "D10", "DK", "D9", "D8"],
-    }
-    env = new_env(example_deal(hands=hands, skat=["HQ", "D7"]))
-    act(env, "solo", "pass", "pass", "trump:C", "no_schenken")
-    play_to_end(env, np.random.default_rng(6), prefer=("no_double",))
-    assert env.unwrapped.state()["result"]["hoch"] == 3
 
 
 # ------------------------------------------------------------------------------------ schenken

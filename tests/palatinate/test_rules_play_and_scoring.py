@@ -1,10 +1,6 @@
 """Table-driven tests of the rules and pins of ``docs/rules/palatinate_schafkopf.md`` sections 1 and 2: the
 cards, trumps, tricks, hoch and values, the source's example, contra and Du (the deal and bidding are in
-``test_rules_deal_and_bidding.py``).
-
-Where a table checks a rule function, both the kernel and the plain reference are asked; where it checks
-a sequence of decisions, the PettingZoo env is driven with fixed deals.
-"""
+``test_rules_deal_and_bidding.py``; how the tables are checked: ``helpers``)."""
 
 from __future__ import annotations
 
@@ -14,17 +10,7 @@ import pytest
 from schafkopf_env.palatinate import kernel, reference
 from trick_core.cards import FRENCH_32
 
-from .helpers import (
-    CARDS,
-    act,
-    example_deal,
-    is_over,
-    legal,
-    new_env,
-    play_to_end,
-    result,
-    to_act,
-)
+from .helpers import CARDS, act, example_deal, is_over, legal, new_env, play_to_end, result, to_act
 
 SUIT_INDEX = {"C": 0, "S": 1, "H": 2, "D": 3}
 

@@ -344,8 +344,12 @@ def test_rules_pages_are_rendered_from_the_rules_folder(tmp_path):
 
 
 def test_static_pages_are_served(client):
-    for path in ("/", "/replay", "/static/play.js", "/static/table.js", "/static/cards.js", "/static/style.css"):
+    for path in ("/", "/replay", "/static/play.js", "/static/replay.js", "/static/page.js", "/static/table.js",
+                 "/static/cards.js", "/static/style.css"):
         assert client.get(path).status_code == 200, path
+    for path, script in (("/", "play.js"), ("/replay", "replay.js")):
+        page = client.get(path).text
+        assert page.startswith("<!doctype html>") and f'<script type="module" src="/static/{script}">' in page
 
 
 def test_python_m_play_prints_its_address():

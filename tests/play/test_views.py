@@ -107,6 +107,16 @@ def test_knuffeln_observation_blocks_match_the_env(config):
         env.unwrapped.state()["hands"][seat])
 
 
+def hand_played_by(game: str, seed: int, bot: str):
+    """A hand of ``game`` dealt with ``seed`` and played to its end by a ``bot`` at every seat."""
+    env = make_env(game, {})
+    env.reset(seed=seed)
+    bots = {a: agents.make(bot, game) for a in env.possible_agents}
+    while (agent := env.unwrapped.state()["current_player"]) is not None:
+        env.step(bots[agent].act(env, agent))
+    return env
+
+
 RULES_SEATS = {"bavarian": 4, "palatinate": 3, "asserufen": 4}
 
 
@@ -116,11 +126,7 @@ def test_settlement_explained_with_the_env_value(game):
     bots' hands (all contracts occur) and random ones."""
     contracts = set()
     for seed in range(40):
-        env = make_env(game, {})
-        env.reset(seed=seed)
-        bots = {a: agents.make("rules" if seed % 2 else "random", game) for a in env.possible_agents}
-        while (agent := env.unwrapped.state()["current_player"]) is not None:
-            env.step(bots[agent].act(env, agent))
+        env = hand_played_by(game, seed, "rules" if seed % 2 else "random")
         state = env.unwrapped.state()
         result = table_view(env, env.possible_agents[0])["result"]
         settlement = env.unwrapped.game_record()["result"]
@@ -146,11 +152,7 @@ def test_settlement_breakdown_adds_up(game):
     schneider is worth 0 or 1."""
     shown = 0
     for seed in range(60):
-        env = make_env(game, {})
-        env.reset(seed=seed)
-        bots = {a: agents.make("rules" if seed % 3 else "random", game) for a in env.possible_agents}
-        while (agent := env.unwrapped.state()["current_player"]) is not None:
-            env.step(bots[agent].act(env, agent))
+        env = hand_played_by(game, seed, "rules" if seed % 3 else "random")
         result = table_view(env, "player_0")["result"]
         if not result["value"]:
             continue

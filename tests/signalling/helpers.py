@@ -39,30 +39,45 @@ def _deals(cards: list[str], capacity: list[int]):
             yield rest
 
 
-def brute_force_holder_counts(record: dict, hand, point: int, viewer: int | None) -> list[int]:
-    """Deals of the cards ``viewer`` cannot see after ``point`` cards, counted by the seat holding the called
-    card, keeping those under which the record's actions up to that point were all legal (env replay)."""
-    know = knowledge(hand, point, viewer)
-    seats = list(range(4))
-    agents = [f"player_{s}" for s in seats]
-    played = [[card for seat, card in hand.plays[:point] if seat == s] for s in seats]
-    cutoff = _actions_before_card(record, point)
-    env = make_env(record["game"], **record.get("config", {}))
-    counts = Counter()
-    for deal in _deals(sorted(know.unseen), know.capacity):
-        hands = {}
-        for s in seats:
-            known = list(hand.dealt[s]) if s == viewer else played[s]
-            hands[agents[s]] = known + deal[s]
+SEATS = range(4)
+
+
+class _HolderCounts:
+    """Deals counted by the seat holding the called card: each seat holds what ``viewer`` knows of it after
+    ``point`` cards plus the deal's hidden cards, and only deals under which the env replays the record's
+    actions up to that point are counted."""
+
+    def __init__(self, record: dict, hand, point: int, viewer: int | None) -> None:
+        self.know = knowledge(hand, point, viewer)
+        self.record, self.called = record, hand.called
+        self.known = [list(hand.dealt[s]) if s == viewer else [card for seat, card in hand.plays[:point] if seat == s]
+                      for s in SEATS]
+        self.cutoff = _actions_before_card(record, point)
+        self.env = make_env(record["game"], **record.get("config", {}))
+        self.counts = Counter()
+
+    def add(self, hidden: list[list[str]]) -> None:
+        """Count the deal giving seat s its known cards and ``hidden[s]``, if the record replays under it."""
+        hands = {f"player_{s}": self.known[s] + list(hidden[s]) for s in SEATS}
         try:
-            env.reset(options={"dealer": record["deal"]["dealer"], "hands": hands})
-            for _agent, action in record["actions"][:cutoff]:
-                env.step(env.unwrapped.string_to_action(action))
+            self.env.reset(options={"dealer": self.record["deal"]["dealer"], "hands": hands})
+            for _agent, action in self.record["actions"][: self.cutoff]:
+                self.env.step(self.env.unwrapped.string_to_action(action))
         except ValueError:
-            continue
-        holder = next(s for s in seats if hand.called in hands[agents[s]])
-        counts[holder] += 1
-    return [counts[s] for s in seats]
+            return
+        self.counts[next(s for s in SEATS if self.called in hands[f"player_{s}"])] += 1
+
+    def by_seat(self) -> list[int]:
+        return [self.counts[s] for s in SEATS]
+
+
+def brute_force_holder_counts(record: dict, hand, point: int, viewer: int | None) -> list[int]:
+    """Every deal of the cards ``viewer`` cannot see after ``point`` cards, counted by the seat holding the
+    called card, keeping those under which the record's actions up to that point were all legal."""
+    counts = _HolderCounts(record, hand, point, viewer)
+    for deal in _deals(sorted(counts.know.unseen), counts.know.capacity):
+        counts.add(deal)
+    return counts.by_seat()
 
 
 def _actions_before_card(record: dict, point: int) -> int:
@@ -83,26 +98,10 @@ def sampled_holder_frequencies(record: dict, hand, point: int, viewer: int | Non
     (accepted deals per holder seat, deals drawn). A Monte Carlo check of the exact counts."""
     import numpy as np
 
-    know = knowledge(hand, point, viewer)
+    counts = _HolderCounts(record, hand, point, viewer)
     rng = np.random.default_rng(seed)
-    seats = list(range(4))
-    agents = [f"player_{s}" for s in seats]
-    played = [[card for s2, card in hand.plays[:point] if s2 == s] for s in seats]
-    cutoff = _actions_before_card(record, point)
-    env = make_env(record["game"], **record.get("config", {}))
-    unseen = sorted(know.unseen)
-    counts = Counter()
+    unseen = sorted(counts.know.unseen)
     for _ in range(samples):
         order = list(rng.permutation(unseen))
-        hands = {}
-        for s in seats:
-            known = list(hand.dealt[s]) if s == viewer else played[s]
-            hands[agents[s]] = known + [order.pop() for _ in range(know.capacity[s])]
-        try:
-            env.reset(options={"dealer": record["deal"]["dealer"], "hands": hands})
-            for _agent, action in record["actions"][:cutoff]:
-                env.step(env.unwrapped.string_to_action(action))
-        except ValueError:
-            continue
-        counts[next(s for s in seats if hand.called in hands[agents[s]])] += 1
-    return [counts[s] for s in seats], samples
+        counts.add([[order.pop() for _ in range(free)] for free in counts.know.capacity])
+    return counts.by_seat(), samples

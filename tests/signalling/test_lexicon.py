@@ -40,14 +40,20 @@ def deal(hands: dict[int, list[str]], stock_top=CHOSEN_SH) -> dict:
     return {"dealer": 3, "hands": full, "stock": list(stock_top) + rest}
 
 
-def at_talk(hands: dict[int, list[str]], *actions: str):
-    """A lexicon env dealt ``hands``, exchanges declined, then ``actions``; it must be someone's talk turn."""
+def scripted(hands: dict[int, list[str]], actions):
+    """A lexicon env dealt ``hands``, the exchanges declined, then ``actions`` (action strings) played."""
     env = knuffeln_v0.env(talk="lexicon")
     env.reset(options=deal(hands))
     while env.unwrapped.state()["phase"] in ("ten_exchange", "ole_exchange"):
         env.step(env.unwrapped.string_to_action("decline"))
     for action in actions:
         env.step(env.unwrapped.string_to_action(action))
+    return env
+
+
+def at_talk(hands: dict[int, list[str]], *actions: str):
+    """A lexicon env dealt ``hands``, exchanges declined, then ``actions``; it must be someone's talk turn."""
+    env = scripted(hands, actions)
     assert env.unwrapped.state()["phase"] == "talk"
     return env
 
@@ -190,13 +196,7 @@ def test_15_a_little_ahead():
 
 def scripted_record(hands, script) -> dict:
     """Play ``script`` (action strings) from the deal after declining the exchanges; the game record."""
-    env = knuffeln_v0.env(talk="lexicon")
-    env.reset(options=deal(hands))
-    while env.unwrapped.state()["phase"] in ("ten_exchange", "ole_exchange"):
-        env.step(env.unwrapped.string_to_action("decline"))
-    for action in script:
-        env.step(env.unwrapped.string_to_action(action))
-    return env.unwrapped.game_record()
+    return scripted(hands, script).unwrapped.game_record()
 
 
 def first_words(record: dict, speaker: str, message: str) -> dict:

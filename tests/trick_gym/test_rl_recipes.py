@@ -13,6 +13,13 @@ def require(module: str, extra: str):
     return pytest.importorskip(module, reason=f"{module} is not installed: pip install -e '.[{extra}]'")
 
 
+@pytest.fixture(autouse=True)
+def sb3_logs_in_tmp_path(tmp_path, monkeypatch):
+    """SB3's logger opens a folder even when it writes nothing: ``$SB3_LOGDIR``, else a new ``SB3-<date>``
+    in the system's temporary folder on every ``learn``; here pytest's ``tmp_path``."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3-logs"))
+
+
 # ------------------------------------------------------------------------------------------------ SB3
 
 
