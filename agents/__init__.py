@@ -11,6 +11,8 @@
 | ``pimc_random`` | the same search with uniformly random playouts (``agents.search.pimc``) |
 | ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands (same module) |
 | ``neural`` | a trained network (``agents.neural``): the checkpoint shipped for the game, or ``neural[path=...]`` |
+| ``pimc_neural`` | the ``pimc`` search with that network playing the playouts (``agents.search.pimc_neural``; |
+| | ``pimc_neural[path=...,samples=...]``) |
 | ``rules`` | the game's rule-based player (``rules_agent`` of its record in ``trick_core.registry``) |
 | ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
 
@@ -32,6 +34,7 @@ BUILTIN_AGENTS = {
     "pimc_random": ("agents.search", "PIMCAgent"),
     "nested_pimc": ("agents.search", "NestedPIMCAgent"),
     "neural": ("agents.neural", "make_agent"),
+    "pimc_neural": ("agents.search.pimc_neural", "NeuralPIMCAgent"),
 }
 
 __all__ = ["BUILTIN_AGENTS", "GAME_NAMES", "make", "parse_agent_spec"]

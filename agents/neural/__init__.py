@@ -10,6 +10,8 @@ in numpy (no torch call per decision). See ``docs/training.md``.
 | module | contents |
 |---|---|
 | ``features`` | observation scaling, action features |
+| ``derived`` | the derived card features (numpy: their definition) |
+| ``compiled_features`` | the same features in compiled loops, what the encoder runs |
 | ``network`` | ``TrickNet`` (torso, Q head, policy head, value head), ``NumpyPolicy`` |
 | ``checkpoint`` | the checkpoint format, ``load_checkpoint``, the shipped checkpoints |
 | ``agent`` | ``NeuralAgent`` |

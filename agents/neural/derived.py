@@ -28,12 +28,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from knuffeln_env.knuffeln.tables import ATTACK, DEFENCE, NUM_CARDS, NUM_RANKS, SUIT_RANK
 from knuffeln_env.knuffeln.tables import RANKING_OF_VARIANT as RANKING_OF_VARIANT_INDEX
 from knuffeln_env.knuffeln.tables import VARIANTS as KNUFFELN_VARIANTS
 
+PARALLEL_MIN_ROWS = 512
+"""A batch of at least this many rows is encoded on all of numba's threads (``numba.set_num_threads``)."""
 FEATURE_SETS = ("none", "cards")
 """``none``: the observation alone; ``cards``: the observation and the derived card features."""
 
@@ -289,7 +292,11 @@ def knuffeln_features(observation: np.ndarray, layout: KnuffelnLayout) -> np.nda
 
 class FeatureEncoder:
     """``encoder(observation) -> (N, obs_size + size)``: the observation with the derived features of
-    ``name`` appended (``"none"``: unchanged)."""
+    ``name`` appended (``"none"``: unchanged).
+
+    ``encoder(...)`` runs the compiled loops of ``agents.neural.compiled_features`` (microseconds per row);
+    ``derived`` and ``reference`` are the numpy functions of this module, which define the features and
+    which the tests compare the compiled ones against, value for value."""
 
     def __init__(self, game: str, config: dict, name: str = "cards") -> None:
         if name not in FEATURE_SETS:
@@ -299,6 +306,7 @@ class FeatureEncoder:
         if name == "cards":
             self._layout = knuffeln_layout(config) if game == "knuffeln" else schafkopf_layout(game, config)
         self.size = self.derived(np.zeros((1, self._min_obs_size()), dtype=np.float32)).shape[1]
+        self._compiled = None if self._layout is None else self._compiled_call()
 
     def _min_obs_size(self) -> int:
         """An observation length that covers every offset the layout reads (for measuring ``size``)."""
@@ -306,16 +314,53 @@ class FeatureEncoder:
             return 1
         return max(self._layout.leader + self._layout.seats, self._layout.trick + 48 * self._layout.seats) + 64
 
+    def _compiled_call(self):
+        """The serial and the multi-threaded ``encode(observation, out, ...)`` of ``compiled_features``, and
+        their further arguments: this layout's offsets and the rule tables (arguments, not globals, so the
+        compiled code follows the tables)."""
+        from . import compiled_features
+
+        layout = self._layout
+        if self.game == "knuffeln":
+            bound = (layout.seats, layout.ranking, layout.team, layout.chosen, layout.hand,
+                     np.array(layout.seen_blocks, dtype=np.int64), layout.played, layout.trick, layout.leader,
+                     KNUFFELN_CARDS, KNUFFELN_RANKS, np.ascontiguousarray(ATTACK, dtype=np.int64),
+                     np.ascontiguousarray(DEFENCE, dtype=np.int64), np.ascontiguousarray(SUIT_RANK, dtype=np.int64))
+            serial, parallel = compiled_features.knuffeln_encode, compiled_features.knuffeln_encode_parallel
+        else:
+            bound = (layout.seats, layout.hand, layout.trump, layout.trump_size, layout.leader, layout.trick,
+                     layout.played, np.array(layout.seen_elsewhere, dtype=np.int64), EFFECTIVE_SUIT, POWER, STRENGTH,
+                     CARD_POINTS)
+            serial, parallel = compiled_features.schafkopf_encode, compiled_features.schafkopf_encode_parallel
+        return serial, parallel, bound
+
     def derived(self, observation: np.ndarray) -> np.ndarray:
+        """The derived features alone, in numpy (the reference definition)."""
         if self._layout is None:
             return np.zeros((observation.shape[0], 0), dtype=np.float32)
         if self.game == "knuffeln":
             return knuffeln_features(observation, self._layout)
         return schafkopf_features(observation, self._layout)
 
-    def __call__(self, observation: np.ndarray) -> np.ndarray:
+    def reference(self, observation: np.ndarray) -> np.ndarray:
+        """What ``encoder(observation)`` returns, computed by the numpy functions (for tests)."""
         observation = np.asarray(observation, dtype=np.float32)
         single = observation.ndim == 1
         batch = observation[None, :] if single else observation
         encoded = np.concatenate([batch, self.derived(batch)], axis=1)
+        return encoded[0] if single else encoded
+
+    def __call__(self, observation: np.ndarray) -> np.ndarray:
+        observation = np.asarray(observation, dtype=np.float32)
+        if self._compiled is None:
+            return observation.copy()
+        single = observation.ndim == 1
+        batch = np.ascontiguousarray(observation[None, :] if single else observation)
+        encoded = np.empty((batch.shape[0], batch.shape[1] + self.size), dtype=np.float32)
+        serial, parallel, bound = self._compiled
+        threads = numba.get_num_threads()
+        if threads > 1 and batch.shape[0] >= PARALLEL_MIN_ROWS:
+            parallel(batch, encoded, 4 * threads, *bound)
+        else:
+            serial(batch, encoded, *bound)
         return encoded[0] if single else encoded

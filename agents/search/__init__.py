@@ -5,9 +5,10 @@
 | ``pimc`` | heuristic playouts (Knüffeln: its own agent, which turns and answers turns) | ``heuristic``, ``knuffeln`` |
 | ``pimc_random`` | uniformly random playouts | ``pimc`` |
 | ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands | ``pimc`` |
+| ``pimc_neural`` | playouts played by a trained network (``agents.neural``), batched | ``pimc_neural`` |
 
 ``outcomes.search_function`` gives the compiled search loop (``trick_core.drivers.search_outcomes``) of a
-game and playout policy.
+game and playout policy. ``pimc_neural`` is not imported here (it loads torch for its checkpoint).
 """
 
 from __future__ import annotations

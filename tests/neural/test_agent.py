@@ -174,3 +174,35 @@ def test_a_shipped_checkpoint_loads_with_its_training_record(game):
     env.reset(seed=0)
     action = agent.act(SeatView(env, env.agent_selection), env.agent_selection)
     assert env.observe(env.agent_selection)["action_mask"][action] == 1
+
+
+@pytest.mark.parametrize("game", ["bavarian", "knuffeln"])
+def test_shipped_checkpoint_decides_as_with_the_numpy_features(game):
+    """The agent's compiled features must not change a single decision of a shipped network: on every
+    seat's view of many seeded positions its scores equal those computed with the numpy reference
+    features, bit for bit, and so do its chosen actions."""
+    if not (SHIPPED_DIR / f"{game}.pt").is_file():
+        pytest.skip(f"no checkpoint shipped for {game}")
+    agent = make("neural", game)
+    encoder = agent.policy.encoder
+    reference = NumpyPolicy(build_network(load_checkpoint(shipped_checkpoint_path(game))).numpy_weights(),
+                            agent.policy.head)
+    reference.encoder = encoder.reference
+    env = make_env(game)
+    rng = np.random.default_rng(5)
+    observations, masks = [], []
+    for hand in range(40):
+        env.reset(seed=500 + hand)
+        while not env.terminations[env.agent_selection]:
+            seen = env.observe(env.agent_selection)
+            observations.append(seen["observation"])
+            masks.append(seen["action_mask"].astype(bool))
+            env.step(int(rng.choice(env.unwrapped.legal_actions())))
+    observations, masks = np.stack(observations), np.stack(masks)
+    scores = agent.policy.scores(observations)
+    np.testing.assert_array_equal(scores, reference.scores(observations))
+    for row in range(0, len(observations), 13):
+        np.testing.assert_array_equal(agent.policy.scores(observations[row][None, :]),
+                                      reference.scores(observations[row][None, :]))
+    chosen = np.where(masks, scores, -np.inf).argmax(axis=1)
+    assert len(set(chosen.tolist())) > 10  # the positions cover many different decisions

@@ -171,3 +171,19 @@ def test_highest_left_and_safe_features_follow_their_definitions(game):
             assert flagged == expected, (table.unwrapped.deck.name_of(card), state["hands"])
             checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
+def test_compiled_features_equal_the_numpy_reference(game, config):
+    """The encoder's compiled loops (``agents.neural.compiled_features``) give exactly the numpy
+    definition's numbers, on every seat's observation of positions of random hands, batched and row by row."""
+    encoder = FeatureEncoder(game, config, "cards")
+    observations = np.stack([
+        table.observe(agent)["observation"] for table in positions(game, config, 120, seed=11)
+        for agent in table.possible_agents
+    ])
+    reference = encoder.reference(observations)
+    assert reference[:, observations.shape[1]:].any(axis=0).sum() > encoder.size // 2  # features that vary
+    np.testing.assert_array_equal(encoder(observations), reference)
+    for row in range(0, observations.shape[0], 37):
+        np.testing.assert_array_equal(encoder(observations[row]), reference[row])

@@ -1,0 +1,151 @@
+"""The ``pimc_neural`` agent: determinized search (PIMC) whose playouts are played by a trained network.
+
+For every decision with a choice the agent
+
+1. draws one world consistent with what its seat knows (``env.unwrapped.resample_from_infostate``), and
+   from its kernel state redeals the cards hidden from the seat ``samples`` times with the compiled
+   ``resample_hidden`` driver (as ``pimc`` does: each redeal depends only on what the seat knows);
+2. loads every (world, legal action) pair into a batch env of the game and plays the action, then lets
+   the network play every seat to the end of the hand: one batched network call per step for all rows
+   (``agents.neural.rollout.RolloutEvaluator``, the rollouts of ``experiments/mcpi.py``);
+3. plays the action with the best mean settlement of its own seat over the worlds (ties: the lower
+   action index).
+
+The network is a checkpoint of ``agents.neural`` (default: the one shipped for the game, as ``neural``);
+it plays greedily with its acting head, on each seat's own observation in the batch env, so a playout is
+the ``neural`` agent at all four seats in a world that is only a guess. ``pimc`` plays its playouts with
+hand-written heuristics instead; this agent asks whether the network is the better model of the rest of
+the hand.
+
+Cost per decision: ``samples`` compiled redeals and ``samples * legal actions`` hands played to their end,
+a network forward pass (numpy) over all of them per step. A forced move costs nothing.
+
+Use: ``agents.make("pimc_neural", game, samples=..., path=...)`` or ``"pimc_neural[samples=32]"`` in the
+arena. Only the table configuration the checkpoint was trained on is supported (a clear error otherwise).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from trick_core import drivers
+from trick_core.bits import make_rng
+from trick_core.registry import kernel_module, make_env
+
+from ..base import Agent, legal_actions, positive_int, seat_of
+from ..neural.checkpoint import build_network, load_checkpoint, shipped_checkpoint_path
+from ..neural.network import HEADS, NumpyPolicy
+from ..neural.rollout import RolloutEvaluator, make_batch_env
+
+DEFAULT_SAMPLES = 16
+
+
+class NeuralPIMCAgent(Agent):
+    """PIMC with the network's greedy play as the playout policy (see the module docstring)."""
+
+    name = "pimc_neural"
+
+    def __init__(
+        self,
+        game: str,
+        samples: int = DEFAULT_SAMPLES,
+        path: str | None = None,
+        head: str | None = None,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(game, seed)
+        self.samples = positive_int(samples, "samples")
+        self.path = Path(path) if path is not None else shipped_checkpoint_path(self.game)
+        checkpoint = load_checkpoint(self.path)
+        if checkpoint["game"] != self.game:
+            raise ValueError(f"checkpoint {str(self.path)!r} was trained for {checkpoint['game']!r}, not {self.game!r}")
+        head = checkpoint["head"] if head is None else head
+        if head not in HEADS:
+            raise ValueError(f"unknown head {head!r}; choose from {HEADS}")
+        self.config = dict(checkpoint["config"])
+        self.policy = NumpyPolicy(build_network(checkpoint).numpy_weights(), head)
+        self._kernel = kernel_module(self.game)
+        self._drivers = drivers.compiled(self._kernel)
+        self._evaluators: dict[int, RolloutEvaluator] = {}
+        self._trained_table = dict(make_env(self.game, **self.config).unwrapped.config)
+        self.searches = 0
+        self.search_seconds = 0.0
+        self.inconsistent_worlds = 0
+
+    def act(self, env, agent: str) -> int:
+        self._check_table(env)
+        legal = legal_actions(env, agent)
+        self.decisions += 1
+        if legal.size == 1:
+            return int(legal[0])
+        values = self.action_values(env, agent, legal)
+        return int(legal[int(np.argmax(values))])
+
+    def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
+        """Mean settlement of ``agent``'s seat after each legal action (in the order of ``legal``), the
+        hands played out by the network in the sampled worlds."""
+        if legal is None:
+            legal = legal_actions(env, agent)
+        self._check_table(env)
+        start = time.perf_counter()
+        seat = seat_of(env, agent)
+        worlds = self._worlds(env, agent, seat, legal)
+        states = np.repeat(worlds, legal.size, axis=0)
+        actions = np.tile(legal, worlds.shape[0])
+        seats = np.full(actions.size, seat, dtype=np.int64)
+        returns, _ = self._evaluator(actions.size).evaluate(states, seats, actions, self._greedy)
+        self.searches += 1
+        self.search_seconds += time.perf_counter() - start
+        return returns.reshape(worlds.shape[0], legal.size).mean(axis=0)
+
+    def _worlds(self, env, agent: str, seat: int, legal: np.ndarray) -> np.ndarray:
+        """``(worlds, state_size)``: kernel states redealt from one world of ``resample_from_infostate``, each
+        allowing every legal action (that first world itself if no redeal does, which never happened)."""
+        world = env.unwrapped.resample_from_infostate(agent, self.rng).kernel_state()
+        rng = make_rng(int(self.rng.integers(2**63)))
+        sampled = np.empty_like(world)
+        mask = np.zeros(self._kernel.MAX_ACTIONS, dtype=np.int8)
+        worlds = []
+        for _ in range(self.samples):
+            if not self._drivers.resample_hidden(world, seat, rng, sampled):
+                self.inconsistent_worlds += 1
+                continue
+            self._kernel.legal_action_mask(sampled, mask)
+            if not mask[legal].all():
+                self.inconsistent_worlds += 1
+                continue
+            worlds.append(sampled.copy())
+        return np.stack(worlds) if worlds else world[None, :]
+
+    def _greedy(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The network's best legal action in every row (as the ``neural`` agent chooses)."""
+        scores = self.policy.scores(observation)
+        return np.where(action_mask > 0, scores, -np.inf).argmax(axis=1)
+
+    def _evaluator(self, rows: int) -> RolloutEvaluator:
+        """A rollout batch env with exactly ``rows`` rows (kept per size: building one costs milliseconds)."""
+        if rows not in self._evaluators:
+            env = make_batch_env(self.game, rows, seed=0, num_threads=1, copy=False, **self.config)
+            self._evaluators[rows] = RolloutEvaluator(env)
+        return self._evaluators[rows]
+
+    def _check_table(self, env) -> None:
+        """The table must have the configuration the network was trained on."""
+        config = dict(env.unwrapped.config)
+        if config != self._trained_table:
+            raise ValueError(
+                f"checkpoint {str(self.path)!r} was trained on {self.game} with config {self.config}; this "
+                f"table has config {config}: pass pimc_neural[path=...] for a checkpoint trained on it"
+            )
+
+    def stats(self) -> dict:
+        """Decisions, searches (decisions with a choice), milliseconds per search, redeals rejected."""
+        per_search = 1000.0 * self.search_seconds / self.searches if self.searches else float("nan")
+        return {"decisions": self.decisions, "searches": self.searches, "ms_per_search": per_search,
+                "inconsistent_worlds": self.inconsistent_worlds}
+
+    def __repr__(self) -> str:
+        return f"NeuralPIMCAgent(game={self.game!r}, samples={self.samples}, path={str(self.path)!r})"

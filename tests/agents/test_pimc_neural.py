@@ -1,0 +1,74 @@
+"""``pimc_neural``: the PIMC search with a shipped network playing the playouts (no peeking is checked
+with the other agents in ``test_no_peeking``)."""
+
+import numpy as np
+import pytest
+
+from agents import make
+from agents.neural import neural_available
+from trick_core.registry import make_env
+
+GAMES = [game for game in ("bavarian", "knuffeln") if neural_available(game)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pimc_neural_plays_whole_hands_legally(game):
+    env = make_env(game)
+    agents = {name: make("pimc_neural", game, seed=i, samples=2) for i, name in enumerate(env.possible_agents)}
+    for hand in range(2):
+        env.reset(seed=70 + hand)
+        for name in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            action = agents[name].act(env, name)
+            assert action in env.unwrapped.legal_actions()
+            env.step(action)
+    searched = sum(agent.stats()["searches"] for agent in agents.values())
+    assert searched > 0
+    assert all(agent.stats()["inconsistent_worlds"] == 0 for agent in agents.values())
+
+
+def choice_positions(game, count, seed):
+    """Tables where the seat to act has more than one legal action, reached by random play."""
+    rng = np.random.default_rng(seed)
+    env = make_env(game)
+    found, hand = [], 0
+    while len(found) < count:
+        env.reset(seed=seed + hand)
+        hand += 1
+        while not env.terminations[env.agent_selection]:
+            legal = env.unwrapped.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.2:
+                found.append(env.unwrapped.clone())
+                break
+            env.step(int(rng.choice(legal)))
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pimc_neural_is_deterministic_for_a_seed(game):
+    tables = choice_positions(game, 4, seed=90)
+    differs = False
+    for index, table in enumerate(tables):
+        agent = table.agent_selection
+        first = make("pimc_neural", game, seed=index, samples=4).action_values(table, agent)
+        second = make("pimc_neural", game, seed=index, samples=4).action_values(table, agent)
+        np.testing.assert_array_equal(first, second)
+        assert np.isfinite(first).all() and first.size == len(table.legal_actions())
+        other = make("pimc_neural", game, seed=index + 100, samples=4).action_values(table, agent)
+        differs |= not np.array_equal(first, other)
+    assert differs, "another seed samples other worlds, so some values must change"
+
+
+def test_pimc_neural_rejects_a_table_it_was_not_trained_on():
+    if "knuffeln" not in GAMES:
+        pytest.skip("no checkpoint shipped for knuffeln")
+    agent = make("pimc_neural", "knuffeln", samples=2)
+    env = make_env("knuffeln", talk="lexicon")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="trained on knuffeln"):
+        agent.act(env, env.agent_selection)
+    with pytest.raises(ValueError, match="samples"):
+        make("pimc_neural", "knuffeln", samples=0)
