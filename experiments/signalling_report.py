@@ -219,6 +219,7 @@ def _report_crossplay(args: Args, results: dict) -> list[str]:
         "partner (itself), measured as in the section above on the first hands of that log.")
     if trained:
         lines += ["### Trained token population", "", TRAINED_POPULATION, ""]
+        lines += _training_lines(trained.get("training", []))
         lines += _matrix_lines(trained)
         lines += _trained_remarks(trained, control)
     else:
@@ -246,6 +247,21 @@ TRAINED_POPULATION = (
     "token code) and then trained by PPO self-play with the same small budget; the exact commands, budgets "
     "and commits are in the JSON record beside each checkpoint. The agents play greedily (the argmax of "
     "the policy head).")
+
+
+def _training_lines(training: list[dict]) -> list[str]:
+    """One row per seed: the network and what its training used."""
+    if not training:
+        return []
+    lines = _table_head("| seed | torso | parameters | file | warm-start decisions | PPO decisions | CPU minutes "
+                        "| wall minutes |")
+    for row in training:
+        warm, ppo = row["decisions"].get("warm_start", 0), row["decisions"].get("ppo", 0)
+        lines.append(f"| {row['seed']} | {'-'.join(map(str, row['hidden']))} | {row['parameters']:,} | "
+                     f"{row['bytes'] / 1e6:.2f} MB | {warm:,} | {ppo:,} | "
+                     f"{row['cpu_seconds'] / 60:.1f} | {row['wall_seconds'] / 60:.1f} |")
+    return lines + ["", f"Command of seed {training[0]['seed']} (the others differ only in `--seed`):", "",
+                    f"    {training[0]['command']}", ""]
 
 
 def _matrix_lines(matrix: dict) -> list[str]:

@@ -43,7 +43,7 @@ from signalling.log import arena_message_log
 from signalling.metrics import talk_metrics, turn_stats
 from signalling.partners import hand_summary
 from signalling.partners_study import aggregate, self_play_ace_calls
-from signalling.population import population_specs
+from signalling.population import population_specs, record_summary
 from signalling.scramble import message_marginal, scramble_test, value_of_talk, write_marginal
 
 from .signalling_args import QUICK, Args
@@ -127,7 +127,9 @@ def study_trained_crossplay(args: Args) -> dict | None:
     if not args.trained_seeds:
         return None
     labels = [f"seed {seed}" for seed in args.trained_seeds]
-    return population_crossplay(args, population_specs(args.trained_seeds), labels, args.trained_deals)
+    matrix = population_crossplay(args, population_specs(args.trained_seeds), labels, args.trained_deals)
+    matrix["training"] = [record_summary(seed) for seed in args.trained_seeds]
+    return matrix
 
 
 def population_crossplay(args: Args, specs: list[str], labels: list[str], deals: int) -> dict:

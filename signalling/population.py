@@ -50,6 +50,15 @@ def population_specs(seeds=SEEDS) -> list[str]:
     return [f"signalling.population:trained[seed={seed}]" for seed in seeds]
 
 
+def record_summary(seed: int) -> dict:
+    """The training of one seed in brief, from its record: network, decisions per stage, CPU and wall time."""
+    record = json.loads(checkpoint_path(seed).with_suffix(".json").read_text(encoding="utf-8"))
+    return {"seed": seed, "hidden": record["hidden"], "parameters": record["parameters"], "bytes": record["bytes"],
+            "decisions": {stage["algo"]: stage["decisions"] for stage in record["stages"]},
+            "cpu_seconds": record["cpu_seconds"], "wall_seconds": record["wall_seconds"],
+            "command": record["command"][-1]}
+
+
 def shipped_seeds() -> list[int]:
     """The seeds whose checkpoints are present."""
     return [seed for seed in SEEDS if (POPULATION_DIR / f"tokens{TALK.split(':')[1]}_seed{seed}.pt").is_file()]
