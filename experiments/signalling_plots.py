@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .signalling_report import measured_agents
+
 
 def _pyplot():
     import matplotlib
@@ -18,14 +20,6 @@ def _save(plt, figure, path: str) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
-
-
-def _agents_measured(results: dict):
-    """``(name, metrics)`` of every agent type of the metrics part (the turn statistics left out)."""
-    for talk, per_agent in results["metrics"].items():
-        for label, m in per_agent.items():
-            if label != "turns":
-                yield f"{label} ({talk})", m
 
 
 def _finish_bars(plt, figure, axis, xlabel: str, path: str) -> None:
@@ -63,8 +57,8 @@ def plot_talk(results: dict, path: str) -> None:
 def plot_metrics(results: dict, path: str) -> None:
     plt = _pyplot()
     names, entropy, consistency, coordination = [], [], [], []
-    for name, m in _agents_measured(results):
-        names.append(name)
+    for talk, label, m in measured_agents(results):
+        names.append(f"{label} ({talk})")
         entropy.append(m["entropy_bits"])
         consistency.append(m["speaker_consistency"]["next_action"]["above_null"])
         coordination.append(m["instantaneous_coordination"]["above_null"])
@@ -82,8 +76,8 @@ def plot_metrics(results: dict, path: str) -> None:
 def plot_truth(results: dict, path: str) -> None:
     plt = _pyplot()
     names, shares = [], []
-    for name, m in _agents_measured(results):
-        names.append(name)
+    for talk, label, m in measured_agents(results):
+        names.append(f"{label} ({talk})")
         shares.append([m["truth"][v] / max(1, m["utterances"]) for v in ("true", "false", "uncheckable")])
     shares = np.array(shares)
     figure, axis = plt.subplots(figsize=(9, 0.45 * len(names) + 1.8))

@@ -26,14 +26,72 @@ def _bits(estimate: dict) -> str:
     return f"{estimate['bits']:.3f} (null {estimate['null_mean']:.3f}, p {estimate['p_value']:.3f})"
 
 
+SECTIONS = {
+    # name: (title, picture, first paragraph, header of the first table)
+    "value": (
+        "Value of talk and the scramble test", "![value of talk](signalling/talk.png)",
+        "The honest rule talker (`rules`) against the same agent made silent and deaf "
+        "(`rules[speak=false,listen=false]`), and against itself hearing its partner scrambled "
+        "(`signalling.scramble:make_agent`: each partner message replaced by one drawn from the talker's own "
+        "message frequencies, so it carries no information about the hand).",
+        "| comparison | talk | deals | margin per hand | 95% CI | |",
+    ),
+    "metrics": (
+        "Metrics per agent type", "![metrics](signalling/metrics.png)",
+        "Message logs of a duplicate round robin in each talk variant (`signalling.log`). Speaker consistency "
+        "is I(message; the speaker's next card class) and I(message; a private feature); instantaneous "
+        "coordination is I(message; the partner's next decision class). `show:C` counts as one message "
+        "`show` here. Tokens of the rule talker are labelled through its fixed code (`TOKEN_CODE`).",
+        "| talk | agent | utterances | H(M) | SC: next card | SC: Oles held | SC: certain to take | IC "
+        "| false / checkable |",
+    ),
+    "influence": (
+        "Causal influence of communication", None,
+        "Each message of a rule talker in rule self-play is replaced by every message it could legally have "
+        "said (`signalling.influence`); the partner replays its own decisions up to its next non-talk "
+        "decision. CIC is the mutual information between the intervened message and that decision, with the "
+        "message drawn from the talker's own frequencies (*marginal*) or uniformly; the flip rate is the "
+        "chance that a drawn message changes the decision. A deaf partner is the control (zero by "
+        "construction). The reference implementation of the CIC metric takes the action marginal as a mean "
+        "over messages and so adds log2 |M| bits (4.7 bits for the 26 lexicon words): not done here "
+        "(`signalling.metrics`).",
+        "| talk | listener | hands | events | CIC (marginal) | CIC (uniform) | flip rate |",
+    ),
+    "crossplay": (
+        "Cross-play", None,
+        "Every ordered pair of agents forms a partnership (`signalling.crossplay`) and plays the same duplicate "
+        "deals in talk `{talk}` against `{opponent}`; cell (i, j) is the pair's "
+        "units per hand (i at the team's first seat). The gap is mean self-play minus mean cross-play, paired "
+        "over the same deals. The metrics of each agent come from its own self-play hands against the same "
+        "opponents (a message is a token or silence); CIC is the causal influence of its messages on its "
+        "partner (itself), measured as in the section above on the first hands of that log.",
+        None,
+    ),
+    "partners": (
+        "Hidden partners in Schafkopf", "![partners](signalling/partners.png)",
+        "Self-play hands of each agent type; only ace-call hands (Bavarian Rufer, Asserufen's ace call) count. "
+        "For every card the exact posterior over the holder of the called card is computed "
+        "(`signalling.partners`: uniform prior over deals, the rules as the only model of the players) from "
+        "the public play and from each seat's own view. *Certain by trick k* is the share of hands (seats, for "
+        "the defenders) whose view names the partner for certain before trick k ends; the rules' reveal is "
+        "when the env itself makes the partnership public (the called card played, a runaway trick complete, "
+        "a partner's re).",
+        "| game | agent | hands (deals) | view | mean trick of certainty | certain by trick 1 / 2 / 4 / 8 |",
+    ),
+}
+
+
 def _table_head(header: str) -> list[str]:
     """A markdown table's header row and its separator."""
     return [header, "|---" * (header.count("|") - 1) + "|"]
 
 
-def _opening(title: str, picture: str | None, text: str, header: str | None = None) -> list[str]:
-    """A section's heading, its picture, its first paragraph and the header of its first table."""
-    lines = [f"## {title}", ""] + ([picture, ""] if picture else []) + [text, ""]
+def _opening(section: str, picture: str | None = None, **fields) -> list[str]:
+    """A section's heading, its picture (``SECTIONS``' unless given), its first paragraph (``fields`` filled
+    in) and the header of its first table."""
+    title, default_picture, text, header = SECTIONS[section]
+    picture = picture or default_picture
+    lines = [f"## {title}", ""] + ([picture, ""] if picture else []) + [text.format(**fields), ""]
     return lines + (_table_head(header) if header else [])
 
 
@@ -75,13 +133,7 @@ def _reruns(results: dict) -> str:
 
 def _report_value(results: dict) -> list[str]:
     value, scramble = results["value_of_talk"], results["scramble"]
-    lines = _opening(
-        "Value of talk and the scramble test", "![value of talk](signalling/talk.png)",
-        "The honest rule talker (`rules`) against the same agent made silent and deaf "
-        "(`rules[speak=false,listen=false]`), and against itself hearing its partner scrambled "
-        "(`signalling.scramble:make_agent`: each partner message replaced by one drawn from the talker's own "
-        "message frequencies, so it carries no information about the hand).",
-        "| comparison | talk | deals | margin per hand | 95% CI | |")
+    lines = _opening("value")
     for name, row in value.items():
         lines.append(f"| value of talk | {name} | {row['deals']} | {row['first_minus_second']:+.3f} | "
                      f"{_interval(row)} | {_significance(row)} |")
@@ -116,26 +168,24 @@ def _report_value(results: dict) -> list[str]:
     return lines
 
 
-def _report_metrics(results: dict) -> list[str]:
-    lines = _opening(
-        "Metrics per agent type", "![metrics](signalling/metrics.png)",
-        "Message logs of a duplicate round robin in each talk variant (`signalling.log`). Speaker consistency "
-        "is I(message; the speaker's next card class) and I(message; a private feature); instantaneous "
-        "coordination is I(message; the partner's next decision class). `show:C` counts as one message "
-        "`show` here. Tokens of the rule talker are labelled through its fixed code (`TOKEN_CODE`).",
-        "| talk | agent | utterances | H(M) | SC: next card | SC: Oles held | SC: certain to take | IC "
-        "| false / checkable |")
+def measured_agents(results: dict):
+    """``(talk, label, metrics)`` of every agent type of the metrics part (the turn statistics left out)."""
     for talk, per_agent in results["metrics"].items():
         for label, m in per_agent.items():
-            if label == "turns":
-                continue
-            sc = m["speaker_consistency"]
-            bluffs = m["bluffs"]
-            lines.append(
-                f"| {talk} | `{label}` | {m['utterances']} | {m['entropy_bits']:.2f} | {_bits(sc['next_action'])} | "
-                f"{_bits(sc['oles'])} | {_bits(sc['can_take_certainly'])} | "
-                f"{_bits(m['instantaneous_coordination'])} | {m['truth']['false']} / {bluffs['checkable_claims']} |"
-            )
+            if label != "turns":
+                yield talk, label, m
+
+
+def _report_metrics(results: dict) -> list[str]:
+    lines = _opening("metrics")
+    for talk, label, m in measured_agents(results):
+        sc = m["speaker_consistency"]
+        bluffs = m["bluffs"]
+        lines.append(
+            f"| {talk} | `{label}` | {m['utterances']} | {m['entropy_bits']:.2f} | {_bits(sc['next_action'])} | "
+            f"{_bits(sc['oles'])} | {_bits(sc['can_take_certainly'])} | "
+            f"{_bits(m['instantaneous_coordination'])} | {m['truth']['false']} / {bluffs['checkable_claims']} |"
+        )
     rules = results["metrics"]["lexicon"].get("rules")
     if rules:
         sc, ic = rules["speaker_consistency"]["next_action"], rules["instantaneous_coordination"]
@@ -146,23 +196,20 @@ def _report_metrics(results: dict) -> list[str]:
                       f"{ic['ci95'][1]:.3f}]). The p-values are the smallest a permutation test of this size can "
                       "give."]
     lines += ["", "![truth labels](signalling/truth.png)", "", "**Truth and bluffs.**", ""]
-    for talk, per_agent in results["metrics"].items():
-        for label, m in per_agent.items():
-            if label == "turns":
-                continue
-            bluffs = m["bluffs"]
-            rate = bluffs["bluff_rate"]
-            if not rate["trials"]:
-                lines.append(f"- {talk}, `{label}`: no checkable claim.")
-                continue
-            after_false = bluffs["trick_won_after_false"]
-            after_true = bluffs["trick_won_after_true"]
-            lines.append(
-                f"- {talk}, `{label}`: {rate['hits']} false of {rate['trials']} checkable claims "
-                f"(bluff rate {rate['rate']:.1%}, 95% CI [{rate['ci95'][0]:.1%}, {rate['ci95'][1]:.1%}]); "
-                f"the speaker's team won the trick after {_share(after_false)} of false claims and "
-                f"{_share(after_true)} of true ones."
-            )
+    for talk, label, m in measured_agents(results):
+        bluffs = m["bluffs"]
+        rate = bluffs["bluff_rate"]
+        if not rate["trials"]:
+            lines.append(f"- {talk}, `{label}`: no checkable claim.")
+            continue
+        after_false = bluffs["trick_won_after_false"]
+        after_true = bluffs["trick_won_after_true"]
+        lines.append(
+            f"- {talk}, `{label}`: {rate['hits']} false of {rate['trials']} checkable claims "
+            f"(bluff rate {rate['rate']:.1%}, 95% CI [{rate['ci95'][0]:.1%}, {rate['ci95'][1]:.1%}]); "
+            f"the speaker's team won the trick after {_share(after_false)} of false claims and "
+            f"{_share(after_true)} of true ones."
+        )
     lines += ["", "The rule agents listen only to their partner, so a bluff aimed at the opponents cannot succeed "
               "against them: bluff success here measures what a false claim does to the speaker's own side.", "",
               "**Turned cards (drehen).**", "",
@@ -188,17 +235,7 @@ def _mean(entry: dict | None) -> str:
 
 
 def _report_influence(results: dict) -> list[str]:
-    lines = _opening(
-        "Causal influence of communication", None,
-        "Each message of a rule talker in rule self-play is replaced by every message it could legally have "
-        "said (`signalling.influence`); the partner replays its own decisions up to its next non-talk "
-        "decision. CIC is the mutual information between the intervened message and that decision, with the "
-        "message drawn from the talker's own frequencies (*marginal*) or uniformly; the flip rate is the "
-        "chance that a drawn message changes the decision. A deaf partner is the control (zero by "
-        "construction). The reference implementation of the CIC metric takes the action marginal as a mean "
-        "over messages and so adds log2 |M| bits (4.7 bits for the 26 lexicon words): not done here "
-        "(`signalling.metrics`).",
-        "| talk | listener | hands | events | CIC (marginal) | CIC (uniform) | flip rate |")
+    lines = _opening("influence")
     for talk, per_listener in results["influence"].items():
         for listener, row in per_listener.items():
             lines.append(f"| {talk} | `{listener}` | {row['hands']} | {row['events']} | "
@@ -209,21 +246,16 @@ def _report_influence(results: dict) -> list[str]:
 
 def _report_crossplay(args: Args, results: dict) -> list[str]:
     control, trained = results["crossplay"], results.get("crossplay_trained")
-    lines = _opening(
-        "Cross-play", "![cross-play of the trained population](signalling/crossplay_trained.png)" if trained else None,
-        "Every ordered pair of agents forms a partnership (`signalling.crossplay`) and plays the same duplicate "
-        f"deals in talk `{control['config']['talk']}` against `{control['opponent']}`; cell (i, j) is the pair's "
-        "units per hand (i at the team's first seat). The gap is mean self-play minus mean cross-play, paired "
-        "over the same deals. The metrics of each agent come from its own self-play hands against the same "
-        "opponents (a message is a token or silence); CIC is the causal influence of its messages on its "
-        "partner (itself), measured as in the section above on the first hands of that log.")
+    picture = "![cross-play of the trained population](signalling/crossplay_trained.png)" if trained else None
+    lines = _opening("crossplay", picture, talk=control["config"]["talk"], opponent=control["opponent"])
     if trained:
         lines += ["### Trained token population", "", TRAINED_POPULATION, ""]
         lines += _training_lines(trained.get("training", []))
         lines += _matrix_lines(trained)
         lines += _trained_remarks(trained, control)
     else:
-        lines += ["No trained population in this run (`--trained-seeds` empty).", ""]
+        lines += ["No trained population in this run (`--trained-seeds` empty, or fewer than two of its seeds "
+                  "shipped in `signalling/population/`).", ""]
     lines += ["### Control: the rule talker under token permutations", "",
               "![cross-play control](signalling/crossplay.png)", ""]
     if not args.crossplay_specs:
@@ -316,16 +348,7 @@ def _trained_remarks(trained: dict, control: dict) -> list[str]:
 
 
 def _report_partners(results: dict) -> list[str]:
-    lines = _opening(
-        "Hidden partners in Schafkopf", "![partners](signalling/partners.png)",
-        "Self-play hands of each agent type; only ace-call hands (Bavarian Rufer, Asserufen's ace call) count. "
-        "For every card the exact posterior over the holder of the called card is computed "
-        "(`signalling.partners`: uniform prior over deals, the rules as the only model of the players) from "
-        "the public play and from each seat's own view. *Certain by trick k* is the share of hands (seats, for "
-        "the defenders) whose view names the partner for certain before trick k ends; the rules' reveal is "
-        "when the env itself makes the partnership public (the called card played, a runaway trick complete, "
-        "a partner's re).",
-        "| game | agent | hands (deals) | view | mean trick of certainty | certain by trick 1 / 2 / 4 / 8 |")
+    lines = _opening("partners")
     for game, per_agent in results["partners"].items():
         for agent, entry in per_agent.items():
             if not entry.get("ace_call_hands"):

@@ -43,7 +43,7 @@ from signalling.log import arena_message_log
 from signalling.metrics import talk_metrics, turn_stats
 from signalling.partners import hand_summary
 from signalling.partners_study import aggregate, self_play_ace_calls
-from signalling.population import population_specs, record_summary
+from signalling.population import population_specs, record_summary, shipped_seeds
 from signalling.scramble import message_marginal, scramble_test, value_of_talk, write_marginal
 
 from .signalling_args import QUICK, Args
@@ -123,12 +123,15 @@ def study_crossplay(args: Args) -> dict:
 
 
 def study_trained_crossplay(args: Args) -> dict | None:
-    """The trained token population (``signalling.population``), one agent per training seed."""
-    if not args.trained_seeds:
+    """The trained token population (``signalling.population``), one agent per training seed (those of
+    ``--trained-seeds`` that are shipped; none if fewer than two are)."""
+    seeds = [seed for seed in args.trained_seeds if seed in shipped_seeds()]
+    if len(seeds) < 2:
+        print(json.dumps({"part": "crossplay_trained", "skipped": f"seeds shipped: {shipped_seeds()}"}), flush=True)
         return None
-    labels = [f"seed {seed}" for seed in args.trained_seeds]
-    matrix = population_crossplay(args, population_specs(args.trained_seeds), labels, args.trained_deals)
-    matrix["training"] = [record_summary(seed) for seed in args.trained_seeds]
+    labels = [f"seed {seed}" for seed in seeds]
+    matrix = population_crossplay(args, population_specs(seeds), labels, args.trained_deals)
+    matrix["training"] = [record_summary(seed) for seed in seeds]
     return matrix
 
 

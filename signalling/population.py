@@ -27,13 +27,15 @@ SEEDS = (1, 2, 3, 4, 5)
 """The training seeds of the shipped population."""
 
 
+def file_name(seed: int) -> str:
+    return f"tokens{TALK.split(':')[1]}_seed{seed}.pt"
+
+
 def checkpoint_path(seed: int) -> Path:
     """``signalling/population/tokens8_seed{seed}.pt`` (``ValueError`` if that seed is not shipped)."""
-    path = POPULATION_DIR / f"tokens{TALK.split(':')[1]}_seed{seed}.pt"
-    if not path.is_file():
-        shipped = sorted(p.stem for p in POPULATION_DIR.glob("*.pt"))
-        raise ValueError(f"no population checkpoint for seed {seed!r} (shipped: {shipped})")
-    return path
+    if seed not in shipped_seeds():
+        raise ValueError(f"no population checkpoint for seed {seed!r} (shipped seeds: {shipped_seeds()})")
+    return POPULATION_DIR / file_name(seed)
 
 
 def trained(game: str, seed: int, **kwargs):
@@ -60,8 +62,8 @@ def record_summary(seed: int) -> dict:
 
 
 def shipped_seeds() -> list[int]:
-    """The seeds whose checkpoints are present."""
-    return [seed for seed in SEEDS if (POPULATION_DIR / f"tokens{TALK.split(':')[1]}_seed{seed}.pt").is_file()]
+    """The population's seeds whose checkpoints are present."""
+    return [seed for seed in SEEDS if (POPULATION_DIR / file_name(seed)).is_file()]
 
 
 # --------------------------------------------------------------------------------------- shipping
@@ -89,7 +91,7 @@ def main(args: Args) -> dict:
     history = stages(args.checkpoint)
     seed = history[-1]["seed"]
     checkpoint["resume"] = None
-    target = Path(args.out_dir) / f"tokens{TALK.split(':')[1]}_seed{seed}.pt"
+    target = Path(args.out_dir) / file_name(seed)
     save_checkpoint(target, checkpoint)
     for stage in history:
         stage["checkpoint"] = Path(stage["checkpoint"]).name  # run folders are local; the name says which stage
