@@ -11,6 +11,15 @@ Plug-in (an arena spec that names no path, so results and reports stay free of w
 lies): ``"signalling.population:trained[seed=3]"`` is the ``neural`` agent of seed 3.
 
     python -m signalling.population --checkpoint runs/signal/knuffeln__pipeline__3__<time>/rl/final.pt
+
+**Recipe** (one seed ``k`` at a time; ``experiments.pipeline``: a warm start imitating ``rules``, which
+speaks through its fixed token code, then PPO self-play). The 64-64 torso keeps a checkpoint near
+1.2 MB (the 2505-wide input makes a 128-128 one 1.9 MB):
+
+    python -m experiments.pipeline --game knuffeln --config talk=tokens:8 --seed k --runs-dir runs/signal \
+        --teacher-decisions 30000 --warm-epochs 3 --workers 1 --hidden 64 64 --budget-cpu-minutes 2 \
+        --eval-every 1000000000 --eval-hands 0 --no-progress \
+        --rl learning_rate=1e-4 anchor_share=0.5 opponent_fraction=0.3
 """
 
 from __future__ import annotations
