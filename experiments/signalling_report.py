@@ -249,7 +249,7 @@ def _report_crossplay(args: Args, results: dict) -> list[str]:
     picture = "![cross-play of the trained population](signalling/crossplay_trained.png)" if trained else None
     lines = _opening("crossplay", picture, talk=control["config"]["talk"], opponent=control["opponent"])
     if trained:
-        lines += ["### Trained token population", "", TRAINED_POPULATION, ""]
+        lines += ["### Trained token population", "", TRAINED_POPULATION.format(count=len(trained["labels"])), ""]
         lines += _training_lines(trained.get("training", []))
         lines += _matrix_lines(trained)
         lines += _trained_remarks(trained, control)
@@ -274,8 +274,8 @@ def _report_crossplay(args: Args, results: dict) -> list[str]:
 
 
 TRAINED_POPULATION = (
-    "Five Knüffeln networks of talk `tokens:8` (`signalling.population`, `signalling/population/*.pt`), one per "
-    "training seed (1 to 5), each warm-started by imitating the rule talker (which speaks through its fixed "
+    "{count} Knüffeln networks of talk `tokens:8` (`signalling.population`, `signalling/population/*.pt`), one "
+    "per training seed, each warm-started by imitating the rule talker (which speaks through its fixed "
     "token code) and then trained by PPO self-play with the same small budget; the exact commands, budgets "
     "and commits are in the JSON record beside each checkpoint. The agents play greedily (the argmax of "
     "the policy head).")
@@ -323,6 +323,8 @@ def _matrix_lines(matrix: dict) -> list[str]:
                      f"{m['kinds'].get('token', 0) / max(1, m['utterances']):.0%} | {m['entropy_bits']:.2f} | "
                      f"{_bits(m['speaker_consistency']['next_action'])} | {_bits(m['speaker_consistency']['oles'])} | "
                      f"{_bits(m['instantaneous_coordination'])} | {cic} | {flips} |")
+    if any(not m.get("causal_influence") for m in matrix["metrics"]):
+        lines += ["", "CIC n/a: not measured in the run these numbers come from (or no intervention was possible)."]
     lines.append("")
     return lines
 
@@ -388,7 +390,7 @@ def _report_partners(results: dict) -> list[str]:
 
 def _report_limits(results: dict) -> list[str]:
     trained = [
-        "- The trained population is small and cheap (five seeds, a few CPU minutes each) and every seed starts "
+        "- The trained population is small and cheap (a few seeds of a few CPU minutes each) and every seed starts "
         "from the rule talker's code: it tests whether self-play training moves the seeds' conventions apart, "
         "not whether independent learners from scratch find different ones.",
     ] if results.get("crossplay_trained") else [
