@@ -51,6 +51,8 @@ class Args:
     """passes of the warm start over the teacher's decisions"""
     workers: int = 2
     """teacher processes"""
+    hidden: tuple[int, ...] = (256, 256, 256)
+    """widths of the network's torso (the warm start builds it; the RL stage continues with it)"""
     algo: str = "ppo"
     """the reinforcement-learning stage: ppo, dmc or mcpi"""
     rl: list[str] = field(default_factory=list)
@@ -71,7 +73,7 @@ def main(args: Args) -> dict:
     warm = warm_start.main(warm_start.Args(
         game=args.game, config=args.config, seed=args.seed, run_dir=str(root / "warm"),
         decisions=args.teacher_decisions, epochs=args.warm_epochs, workers=args.workers, eval_hands=args.eval_hands,
-        progress=args.progress,
+        hidden=args.hidden, progress=args.progress,
     ))
     spent_cpu = (cpu_seconds() - start_cpu) / 60
     spent_wall = (time.perf_counter() - start_wall) / 60

@@ -30,7 +30,11 @@ class Args:
     crossplay_deals: int = 300
     """deals per cell of the cross-play matrix"""
     crossplay_log_deals: int = 60
-    """deals logged per cross-play agent for its metrics"""
+    """deals logged per cross-play agent for its metrics (its causal influence: the first influence_hands)"""
+    trained_seeds: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5])
+    """seeds of the trained token population (signalling/population) in its cross-play matrix; none: skip it"""
+    trained_deals: int = 100
+    """deals per cell of the trained population's cross-play matrix (a neural decision costs 1-3 ms)"""
     partner_hands: int = 80
     """ace-call hands per game and agent type for the hidden-partner study"""
     partner_agents: list[str] = field(default_factory=lambda: ["rules", "pimc", "random"])
@@ -41,9 +45,12 @@ class Args:
     """shuffles of each permutation test of a mutual information"""
     quick: bool = False
     """tiny sizes for a smoke test (overrides the sizes above)"""
+    parts: list[str] = field(default_factory=list)
+    """run only these parts (e.g. crossplay_trained) and keep the others from <out>/signalling/results.json"""
     report_only: bool = False
     """rewrite the report and plots from <out>/signalling/results.json without playing again"""
 
 
 QUICK = {"talk_deals": 6, "log_deals": 3, "influence_hands": 1, "crossplay_population": 2, "crossplay_deals": 3,
-         "crossplay_log_deals": 2, "partner_hands": 2, "partner_max_deals": 40, "permutations": 10}
+         "crossplay_log_deals": 2, "trained_seeds": [1, 2], "trained_deals": 2, "partner_hands": 2,
+         "partner_max_deals": 40, "permutations": 10}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .signalling_report import measured_agents
+
 
 def _pyplot():
     import matplotlib
@@ -12,6 +14,20 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def _save(plt, figure, path: str) -> None:
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def _finish_bars(plt, figure, axis, xlabel: str, path: str) -> None:
+    """Agents top to bottom, the legend, and the file."""
+    axis.invert_yaxis()
+    axis.set_xlabel(xlabel)
+    axis.legend(loc="lower right", fontsize=8)
+    _save(plt, figure, path)
 
 
 def _bar_with_interval(axis, labels, rows, colour):
@@ -35,22 +51,17 @@ def plot_talk(results: dict, path: str) -> None:
     _bar_with_interval(right, [f"talk {k}" for k in scramble], list(scramble.values()), "tab:orange")
     right.set_title("scramble loss: talker - talker hearing scrambled partner")
     right.set_xlabel("units per hand (95% CI over deals)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 def plot_metrics(results: dict, path: str) -> None:
     plt = _pyplot()
     names, entropy, consistency, coordination = [], [], [], []
-    for talk, per_agent in results["metrics"].items():
-        for label, m in per_agent.items():
-            if label == "turns":
-                continue
-            names.append(f"{label} ({talk})")
-            entropy.append(m["entropy_bits"])
-            consistency.append(m["speaker_consistency"]["next_action"]["above_null"])
-            coordination.append(m["instantaneous_coordination"]["above_null"])
+    for talk, label, m in measured_agents(results):
+        names.append(f"{label} ({talk})")
+        entropy.append(m["entropy_bits"])
+        consistency.append(m["speaker_consistency"]["next_action"]["above_null"])
+        coordination.append(m["instantaneous_coordination"]["above_null"])
     positions = np.arange(len(names))
     figure, axis = plt.subplots(figsize=(11, 0.5 * len(names) + 2))
     width = 0.27
@@ -59,24 +70,15 @@ def plot_metrics(results: dict, path: str) -> None:
     axis.barh(positions + width, coordination, width,
               label="instantaneous coordination I(M; partner's next) above null")
     axis.set_yticks(positions, names)
-    axis.invert_yaxis()
-    axis.set_xlabel("bits")
-    axis.legend(loc="lower right", fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _finish_bars(plt, figure, axis, "bits", path)
 
 
 def plot_truth(results: dict, path: str) -> None:
     plt = _pyplot()
     names, shares = [], []
-    for talk, per_agent in results["metrics"].items():
-        for label, m in per_agent.items():
-            if label == "turns":
-                continue
-            total = max(1, m["utterances"])
-            names.append(f"{label} ({talk})")
-            shares.append([m["truth"][v] / total for v in ("true", "false", "uncheckable")])
+    for talk, label, m in measured_agents(results):
+        names.append(f"{label} ({talk})")
+        shares.append([m["truth"][v] / max(1, m["utterances"]) for v in ("true", "false", "uncheckable")])
     shares = np.array(shares)
     figure, axis = plt.subplots(figsize=(9, 0.45 * len(names) + 1.8))
     left = np.zeros(len(names))
@@ -84,12 +86,7 @@ def plot_truth(results: dict, path: str) -> None:
                                               ("uncheckable", "tab:gray"))):
         axis.barh(names, shares[:, column], left=left, color=colour, label=value)
         left += shares[:, column]
-    axis.invert_yaxis()
-    axis.set_xlabel("share of utterances (silence, shows and questions are uncheckable)")
-    axis.legend(loc="lower right", fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _finish_bars(plt, figure, axis, "share of utterances (silence, shows and questions are uncheckable)", path)
 
 
 def plot_crossplay(matrix: dict, path: str) -> None:
@@ -106,9 +103,7 @@ def plot_crossplay(matrix: dict, path: str) -> None:
     axis.set_ylabel("first partner")
     axis.set_title("units per hand against the silent deaf rule team")
     figure.colorbar(image)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)
 
 
 def plot_partners(results: dict, path: str) -> None:
@@ -127,6 +122,4 @@ def plot_partners(results: dict, path: str) -> None:
         axis.set_xticks(range(0, 33, 4))
     axes[0].set_ylabel("mean probability")
     axes[1].legend(fontsize=7, loc="lower right")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(plt, figure, path)

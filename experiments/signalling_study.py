@@ -4,6 +4,7 @@ conventions arbitrary, and when do Schafkopf players know their hidden partner?
     python -m experiments.signalling_study            # default size
     python -m experiments.signalling_study --quick    # a few hands of everything (smoke test)
     python -m experiments.signalling_study --crossplay-specs "pkg.mod:agent[seed=0]" "pkg.mod:agent[seed=1]"
+    python -m experiments.signalling_study --parts crossplay_trained   # one part again, the rest kept
 
 Writes ``<out>/signalling.md`` (the report), ``<out>/signalling/*.png`` (plots) and
 ``<out>/signalling/results.json`` (every number of the report). Every part is a duplicate match of
@@ -17,8 +18,10 @@ Writes ``<out>/signalling.md`` (the report), ``<out>/signalling/*.png`` (plots) 
    (``signalling.influence``), with a deaf listener as the control.
 4. **Scramble test**: the loss when a listener hears its partner's messages scrambled
    (``signalling.scramble``), the scramble drawing from the talker's own message frequencies.
-5. **Cross-play**: the self-play / cross-play matrix of ``--crossplay-specs`` (default: the rule talker
-   under five token permutations, an Other-Play-style control), with metrics per agent.
+5. **Cross-play**: the self-play / cross-play matrix of the trained token population
+   (``signalling.population``, ``--trained-seeds``), and of ``--crossplay-specs`` (default: the rule talker
+   under five token permutations, the Other-Play-style control), with metrics per agent (entropy,
+   consistency, coordination, causal influence on its own partner).
 6. **Hidden partners** in Bavarian Rufer and Asserufen: the exact posterior over the partner from the
    public play and from each seat, per agent type (``signalling.partners``).
 
@@ -40,6 +43,7 @@ from signalling.log import arena_message_log
 from signalling.metrics import talk_metrics, turn_stats
 from signalling.partners import hand_summary
 from signalling.partners_study import aggregate, self_play_ace_calls
+from signalling.population import population_specs, record_summary, shipped_seeds
 from signalling.scramble import message_marginal, scramble_test, value_of_talk, write_marginal
 
 from .signalling_args import QUICK, Args
@@ -112,18 +116,51 @@ def study_scramble(args: Args, logs: dict, folder: str) -> dict:
 
 
 def study_crossplay(args: Args) -> dict:
-    config = talk_configs(args)["tokens"]
+    """The control: the rule talker under token permutations (or ``--crossplay-specs``)."""
     specs = args.crossplay_specs or permuted_population(args.crossplay_population)
     labels = [f"permutation {k}" for k in range(len(specs))] if not args.crossplay_specs else specs
-    matrix = crossplay_matrix(specs, args.crossplay_deals, args.seed, config, DEFAULT_OPPONENT, args.workers, labels)
+    return population_crossplay(args, specs, labels, args.crossplay_deals)
+
+
+def study_trained_crossplay(args: Args) -> dict | None:
+    """The trained token population (``signalling.population``), one agent per training seed (those of
+    ``--trained-seeds`` that are shipped; none if fewer than two are)."""
+    seeds = [seed for seed in args.trained_seeds if seed in shipped_seeds()]
+    if len(seeds) < 2:
+        print(json.dumps({"part": "crossplay_trained", "skipped": f"seeds shipped: {shipped_seeds()}"}), flush=True)
+        return None
+    labels = [f"seed {seed}" for seed in seeds]
+    matrix = population_crossplay(args, population_specs(seeds), labels, args.trained_deals)
+    matrix["training"] = [record_summary(seed) for seed in seeds]
+    return matrix
+
+
+def population_crossplay(args: Args, specs: list[str], labels: list[str], deals: int) -> dict:
+    """The cross-play matrix of ``specs``, and each agent's metrics from its own self-play hands."""
+    config = talk_configs(args)["tokens"]
+    matrix = crossplay_matrix(specs, deals, args.seed, config, DEFAULT_OPPONENT, args.workers, labels)
     per_agent = []
     for spec, label in zip(specs, labels, strict=True):
-        _summary, _records, rows = arena_message_log([pair_spec(spec, spec), DEFAULT_OPPONENT], config,
-                                                     args.crossplay_log_deals, args.seed, args.workers)
+        _summary, records, rows = arena_message_log([pair_spec(spec, spec), DEFAULT_OPPONENT], config,
+                                                    args.crossplay_log_deals, args.seed, args.workers)
         talking = [r for r in rows if r["agent"] != DEFAULT_OPPONENT]
-        per_agent.append({"label": label, **talk_metrics(talking, args.permutations, args.seed)})
+        per_agent.append({"label": label, **talk_metrics(talking, args.permutations, args.seed),
+                          "causal_influence": self_play_influence(args, records, spec, message_marginal(talking))})
     matrix["metrics"] = per_agent
     return matrix
+
+
+def self_play_influence(args: Args, records: list[dict], spec: str, marginal: dict) -> dict | None:
+    """CIC of an agent's messages on its own partner (``spec`` listening), on the first hands of its log."""
+    events = []
+    for record in records[:args.influence_hands]:
+        speakers = [a for a, label in record["arena"]["seating"].items() if label != DEFAULT_OPPONENT]
+        events += intervention_events(record, listener_agent=spec, speakers=speakers, seed=args.seed)
+    if not events:
+        return None
+    measured = causal_influence_of(events, "marginal", marginal)
+    return {"events": measured["events"], "cic_bits_marginal": measured["cic_bits"],
+            "flip_rate": measured["flip_rate"], "cic_bits_uniform": causal_influence_of(events, "uniform")["cic_bits"]}
 
 
 def study_partners(args: Args) -> dict:
@@ -156,14 +193,20 @@ def write_outputs(args: Args, results: dict) -> None:
     plot_metrics(results, os.path.join(folder, "metrics.png"))
     plot_truth(results, os.path.join(folder, "truth.png"))
     plot_crossplay(results["crossplay"], os.path.join(folder, "crossplay.png"))
+    if results.get("crossplay_trained"):
+        plot_crossplay(results["crossplay_trained"], os.path.join(folder, "crossplay_trained.png"))
     plot_partners(results["partners"], os.path.join(folder, "partners.png"))
     write_report(args, results, os.path.join(args.out, "signalling.md"), results["seconds"])
 
 
+PARTS = ("value_of_talk", "metrics", "influence", "scramble", "crossplay", "crossplay_trained", "partners")
+"""The parts in the order they run; influence and scramble read the message logs of metrics."""
+
+
 def main(args: Args) -> dict:
+    folder = os.path.join(args.out, "signalling")
     if args.report_only:
-        with open(os.path.join(args.out, "signalling", "results.json"), encoding="utf-8") as source:
-            results = json.load(source)
+        results = _saved_results(folder)
         saved = Args(**{**results["args"], "out": args.out})
         write_outputs(saved, results)
         return results
@@ -171,6 +214,7 @@ def main(args: Args) -> dict:
         for key, value in QUICK.items():
             setattr(args, key, value)
         args.partner_agents = args.partner_agents[:1]
+    parts = _chosen_parts(args.parts)
     try:
         import numba
         import torch
@@ -179,30 +223,59 @@ def main(args: Args) -> dict:
         torch.set_num_threads(1)
     except ImportError:
         pass
-    folder = os.path.join(args.out, "signalling")
     os.makedirs(folder, exist_ok=True)
-    started = time.perf_counter()
-    timings: dict[str, float] = {}
-    results: dict = {"args": asdict(args)}
-
-    def timed(name, function, *extra):
-        begin = time.perf_counter()
-        value = function(args, *extra)
-        timings[name] = time.perf_counter() - begin
-        print(json.dumps({"part": name, "seconds": round(timings[name], 1)}), flush=True)
-        return value
-
-    results["value_of_talk"] = timed("value_of_talk", study_value_of_talk)
-    results["metrics"], logs = timed("metrics", study_metrics)
-    results["influence"] = timed("influence", study_influence, logs)
-    results["scramble"] = timed("scramble", study_scramble, logs, folder)
-    results["crossplay"] = timed("crossplay", study_crossplay)
-    results["partners"] = timed("partners", study_partners)
-    results["seconds"] = {**timings, "total": time.perf_counter() - started, "cpu": _cpu_seconds()}
+    results = _saved_results(folder) if args.parts else {"args": asdict(args)}
+    timings = _run_parts(args, parts, results, folder)
+    if args.parts:
+        results.setdefault("reruns", []).append({"parts": parts, "args": asdict(args), "seconds": timings})
+        seconds = {**results["seconds"], **timings}
+        seconds["cpu"] = results["seconds"]["cpu"] + _cpu_seconds()
+    else:
+        seconds = {**timings, "cpu": _cpu_seconds()}
+    seconds["total"] = sum(value for key, value in seconds.items() if key in PARTS)
+    results["seconds"] = seconds
     with open(os.path.join(folder, "results.json"), "w", encoding="utf-8") as out:
         json.dump(results, out, indent=1, default=float)
-    write_outputs(args, results)
+    write_outputs(Args(**{**results["args"], "out": args.out}), results)
     return results
+
+
+def _chosen_parts(names: list[str]) -> list[str]:
+    unknown = sorted(set(names) - set(PARTS))
+    if unknown:
+        raise ValueError(f"unknown parts {unknown}; choose from {list(PARTS)}")
+    if names and {"influence", "scramble"} & set(names) and "metrics" not in names:
+        raise ValueError("influence and scramble replay the message logs of metrics: rerun metrics with them")
+    return [name for name in PARTS if not names or name in names]
+
+
+def _saved_results(folder: str) -> dict:
+    with open(os.path.join(folder, "results.json"), encoding="utf-8") as source:
+        return json.load(source)
+
+
+def _run_parts(args: Args, parts: list[str], results: dict, folder: str) -> dict[str, float]:
+    """Run ``parts`` into ``results``; returns the wall seconds of each."""
+    timings: dict[str, float] = {}
+    logs: dict = {}
+    steps = {
+        "value_of_talk": lambda: study_value_of_talk(args),
+        "metrics": lambda: study_metrics(args),
+        "influence": lambda: study_influence(args, logs),
+        "scramble": lambda: study_scramble(args, logs, folder),
+        "crossplay": lambda: study_crossplay(args),
+        "crossplay_trained": lambda: study_trained_crossplay(args),
+        "partners": lambda: study_partners(args),
+    }
+    for name in parts:
+        begin = time.perf_counter()
+        value = steps[name]()
+        if name == "metrics":
+            value, logs = value
+        results[name] = value
+        timings[name] = time.perf_counter() - begin
+        print(json.dumps({"part": name, "seconds": round(timings[name], 1)}), flush=True)
+    return timings
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ or the arena's ``--records`` file), so it needs no change to the envs, the agent
   (duplicate matches through ``agents.arena``);
 - ``signalling.crossplay``: partner pairs, token-permuted talkers (the Other-Play control) and the
   self-play / cross-play matrix of any list of agent specs;
+- ``signalling.population``: the trained token-talking population (five ``tokens:8`` networks, one per
+  training seed, in ``signalling/population/``) as arena plug-ins, and the script that ships a run into it;
 - ``signalling.partners``: hidden partners in Bavarian Rufer and Asserufen, the exact Bayesian posterior
   over the holder of the called card, from the public play and from each seat (the exact deal count is
   ``signalling.deal_counting``; self-play studies across hands, ``signalling.partners_study``).

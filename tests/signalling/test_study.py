@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from experiments.signalling_args import Args
 from experiments.signalling_study import main
+from signalling.population import shipped_seeds
 
 
-def test_quick_study_writes_report_plots_and_results(tmp_path):
+def test_quick_study_writes_report_plots_and_results_and_reruns_a_part(tmp_path):
     results = main(Args(out=str(tmp_path), quick=True, workers=1))
     folder = tmp_path / "signalling"
     for name in ("talk.png", "metrics.png", "truth.png", "crossplay.png", "partners.png", "results.json"):
@@ -24,3 +27,20 @@ def test_quick_study_writes_report_plots_and_results(tmp_path):
         assert results["metrics"][talk]["rules"]["truth"]["false"] == 0  # the honest talker
     matrix = results["crossplay"]["mean"]
     assert matrix[0][0] == matrix[1][1]  # one convention under two labellings
+    trained = results["crossplay_trained"]
+    if shipped_seeds()[:2] == [1, 2]:
+        assert trained["labels"] == ["seed 1", "seed 2"] and len(trained["mean"]) == 2
+        assert [m["label"] for m in trained["metrics"]] == trained["labels"]
+        assert "### Trained token population" in report
+        assert (folder / "crossplay_trained.png").stat().st_size > 0
+    else:
+        assert trained is None and "No trained population" in report
+
+    # one part rerun on its own: the others are kept from results.json
+    again = main(Args(out=str(tmp_path), quick=True, workers=1, parts=["crossplay_trained"], seed=3))
+    assert again["value_of_talk"] == saved["value_of_talk"]
+    assert again["reruns"][0]["parts"] == ["crossplay_trained"]
+    assert trained is None or again["crossplay_trained"]["seed"] == 3
+    assert "rerun on their own" in (tmp_path / "signalling.md").read_text()
+    with pytest.raises(ValueError, match="rerun metrics"):
+        main(Args(out=str(tmp_path), parts=["scramble"]))
