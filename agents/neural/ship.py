@@ -26,8 +26,6 @@ class Args:
     """the checkpoint to ship (a run's final.pt, or eval/decisions_N.pt)"""
     out_dir: str = str(SHIPPED_DIR)
     """where to write <game>.pt and <game>.json"""
-    machine_load: str = ""
-    """a note on what else ran on the machine meanwhile (the budget's wall time depends on it)"""
     random_hands: int = 100
     """deals of the match against random (0: none)"""
     rules_hands: int = 300
@@ -38,6 +36,8 @@ class Args:
     """seed of the matches' deals (not used in training: the evaluations inside training use others)"""
     workers: int = 2
     """processes playing the matches"""
+    machine_load: str = ""
+    """a note on what else ran on the machine meanwhile (the budget's wall time depends on it)"""
 
 
 def stages(path: str | Path) -> list[dict]:
