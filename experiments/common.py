@@ -129,7 +129,7 @@ class LossLog:
 
     def add(self, **losses) -> None:
         for name, value in losses.items():
-            self.values[name].append(float(value))
+            self.values[name].append(value.item() if isinstance(value, torch.Tensor) else float(value))
 
     def means(self) -> dict[str, float]:
         return {f"losses/{name}": float(np.mean(values)) for name, values in self.values.items()}
