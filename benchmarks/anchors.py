@@ -21,6 +21,7 @@ import random
 import sys
 import time
 import types
+from collections.abc import Callable
 
 import numpy as np
 
@@ -127,52 +128,60 @@ def pettingzoo_classic(name: str):
     return importlib.import_module(f"pettingzoo.classic.{name}")
 
 
+def measure_env_loop(env, chunk: Callable[[], int], seconds: float, repeats: int) -> dict:
+    """``measure_for`` of an AEC env played by ``chunk()`` (a few turns, returning how many it counted),
+    called again and again for each window, from a fresh hand."""
+    env.reset(seed=0)
+
+    def run_until(budget: float) -> int:
+        done = 0
+        env.reset()
+        start = time.time()
+        while time.time() - start < budget:
+            done += chunk()
+        return done
+
+    return measure_for(run_until, seconds, repeats)
+
+
 def performance_turns(env, seconds: float, repeats: int = 3) -> dict:
     """Turns per second in the loop of ``pettingzoo.test.performance_benchmark`` (``agent_iter``,
     ``last()``, a random legal action from the mask, dead steps counted), for ``seconds`` per window."""
     chooser = random.Random(0)
-    env.reset(seed=0)
 
-    def run_until(budget: float) -> int:
+    def cycle() -> int:
         turns = 0
-        env.reset()
-        start = time.time()
-        while time.time() - start < budget:
-            for _agent in env.agent_iter(env.num_agents):
-                observation, _reward, termination, truncation, _info = env.last()
-                if termination or truncation:
-                    action = None
-                else:
-                    action = chooser.choice(np.flatnonzero(observation["action_mask"]).tolist())
-                env.step(action)
-                turns += 1
-                if all(env.terminations.values()) or all(env.truncations.values()):
-                    env.reset()
+        for _agent in env.agent_iter(env.num_agents):
+            observation, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = chooser.choice(np.flatnonzero(observation["action_mask"]).tolist())
+            env.step(action)
+            turns += 1
+            if all(env.terminations.values()) or all(env.truncations.values()):
+                env.reset()
         return turns
 
-    return measure_for(run_until, seconds, repeats)
+    return measure_env_loop(env, cycle, seconds, repeats)
 
 
 def raw_steps(env, seconds: float, repeats: int = 3) -> dict:
     """Steps per second of an AEC env driven directly: ``observe`` the agent to act, a random legal
     action from its mask, ``step``; ``reset`` when the hand is over (dead steps not counted)."""
     generator = np.random.default_rng(0)
-    env.reset(seed=0)
 
-    def run_until(budget: float) -> int:
+    def sixty_four_steps() -> int:
         steps = 0
-        env.reset()
-        start = time.time()
-        while time.time() - start < budget:
-            for _ in range(64):
-                agent = env.agent_selection
-                if env.terminations[agent] or env.truncations[agent]:
-                    env.reset()
-                    continue
-                mask = env.observe(agent)["action_mask"]
-                legal = np.flatnonzero(mask)
-                env.step(int(legal[generator.integers(legal.size)]))
-                steps += 1
+        for _ in range(64):
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.reset()
+                continue
+            mask = env.observe(agent)["action_mask"]
+            legal = np.flatnonzero(mask)
+            env.step(int(legal[generator.integers(legal.size)]))
+            steps += 1
         return steps
 
-    return measure_for(run_until, seconds, repeats)
+    return measure_env_loop(env, sixty_four_steps, seconds, repeats)

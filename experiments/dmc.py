@@ -20,68 +20,30 @@ and ``eval/`` (the network at each evaluation). ``agents.make("neural", game, pa
 Same seed, same run: the actors' and learner's randomness comes from the seed, and the envs are reseeded
 (running hands abandoned) at every save, so a run resumed from ``checkpoint.pt`` continues exactly as the
 uninterrupted run would (on the same machine and thread counts).
+
+**Actors.** ``--actors N`` plays the rollouts on N experience actors instead of the learner's process,
+each with a batch env of ``num_envs`` hands: Ray workers (``--actor-backend ray``, ``--ray-address auto``
+on a cluster) or in-process ones (``local``); every iteration the learner broadcasts its weights,
+concatenates the actors' decisions in actor order and makes the same update (``experiments/selfplay.py``).
 """
 
 from __future__ import annotations
 
-import copy
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 import tyro
 
-from agents.config import parse_config
 from agents.neural.network import masked_argmax
-from agents.neural.rollout import HandRecorder, SeatMixer, make_batch_env
-from agents.neural.training import (
-    OpponentPool,
-    Run,
-    new_network,
-    reward_scale,
-    seed_everything,
-    set_threads,
-    warm_start_network,
-)
+from experiments.common import SelfPlayArgs, begin_run, starting_network
+from experiments.selfplay import SelfPlay, SelfPlayCollector
 
 ALGO = "dmc"
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """knuffeln, bavarian, palatinate or asserufen"""
-    config: list[str] = field(default_factory=list)
-    """env options as key=value, e.g. players=4, talk=lexicon, variant=hattstedt"""
-    seed: int = 1
-    """seed of the network, the deals and the exploration"""
-    runs_dir: str = "runs"
-    """runs are written to runs_dir/{game}__dmc__{seed}__{time}"""
-    device: str = "cpu"
-    """torch device of the learner and the actors: cpu or cuda"""
-    torch_threads: int = 1
-    """torch threads (one is fastest on a two-core machine)"""
-    env_threads: int = 1
-    """numba threads stepping the batch env"""
-    progress: bool = True
-    """show a progress bar"""
-
-    total_decisions: int = 30_000_000
-    """stop after this many decisions (all seats, all rows)"""
-    time_limit_minutes: float | None = None
-    """stop after this many minutes of wall time (counted over resumes), whichever comes first"""
-    cpu_limit_minutes: float | None = None
-    """stop after this many minutes of this process's CPU time (counted over resumes): the budget on a
-    machine whose cores other work shares"""
-    num_envs: int = 2048
-    """hands stepped together by the actors"""
-    rollout_steps: int = 16
-    """batch steps between learning phases"""
-    hidden: tuple[int, ...] = (256, 256, 256)
-    """widths of the torso's layers"""
-    features: str = "cards"
-    """derived features appended to the observation: cards or none (agents.neural.derived)"""
+class Args(SelfPlayArgs):
     learning_rate: float = 3e-4
     """Adam step size"""
     batch_size: int = 2048
@@ -94,38 +56,9 @@ class Args:
     """exploration rate after the decay"""
     epsilon_decay_decisions: int = 15_000_000
     """decisions over which epsilon decays linearly"""
-    reward_scale: float | None = None
-    """returns are divided by this (default: the game's agents.neural.rollout.REWARD_SCALE)"""
-
-    opponent_fraction: float = 0.0
-    """share of hands in which a frozen past network plays half the seats (opponent pool)"""
-    pool_size: int = 8
-    """past networks kept in the pool"""
-    pool_every: int = 2_000_000
-    """decisions between snapshots added to the pool"""
-    anchor_share: float = 0.0
-    """with --init-from: share of opponent rollouts played by the starting network itself (e.g. the warm
-    start's imitation of rules) instead of a past snapshot"""
-
-    eval_every: int = 2_000_000
-    """decisions between duplicate arena evaluations (0: none)"""
-    eval_hands: int = 100
-    """deals per evaluation match"""
-    eval_opponent: str = "rules"
-    """the fixed opponent of the evaluations"""
-    eval_seed: int = 1000
-    """seed of the evaluation deals (the same deals every time)"""
-    save_every: int = 2_000_000
-    """decisions between checkpoints (the envs are reseeded there, see the docstring)"""
-    resume: str | None = None
-    """continue the run saved in this checkpoint.pt"""
-    init_from: str | None = None
-    """start from the network of this checkpoint (e.g. experiments/warm_start.py); fresh optimizer"""
     policy_warmup_decisions: int = 0
     """for this many decisions the actors play the network's policy head (a warm start's imitation of its
     teacher) while q learns the values of that play; then greedy q takes over"""
-    run_dir: str | None = None
-    """write here instead of a new runs_dir/{game}__dmc__{seed}__{time} (the folder of --resume by default)"""
 
 
 def epsilon_at(args: Args, decisions: int) -> float:
@@ -158,6 +91,16 @@ def choose_actions(env, out, encoded, network, opponent, learner, rng, epsilon, 
     return actions
 
 
+class DMCCollector(SelfPlayCollector):
+    """The rollout: epsilon-greedy actions (``epsilon`` and ``head`` set by the learner for each rollout);
+    each decision is credited with its seat's settlement when its hand ends."""
+
+    def act(self, worker, learner, encoded):
+        epsilon, head = self.settings["epsilon"], self.settings["head"]
+        return choose_actions(worker.env, worker.out, encoded, worker.policy, self.opponent, learner, self.rng,
+                              epsilon, self.device, head), {}
+
+
 def learn(args: Args, network, optimizer, decisions, scale: float, rng, device) -> dict:
     """One pass over the finished hands' decisions: regress q(s, a) on the scaled Monte-Carlo returns."""
     if len(decisions) == 0:
@@ -180,73 +123,25 @@ def learn(args: Args, network, optimizer, decisions, scale: float, rng, device) 
 
 
 def main(args: Args) -> dict:
-    config = parse_config(args.config)
-    set_threads(args.torch_threads, args.env_threads)
-    device = torch.device(args.device)
-    rng = seed_everything(args.seed)
-    scale = reward_scale(args.game, args.reward_scale)
-    network = (warm_start_network(args.init_from, args.game, config) if args.init_from
-               else new_network(args.game, config, args.hidden, args.features)).to(device)
+    config, device, rng, scale = begin_run(args, args.env_threads)
+    network = starting_network(args, config, device)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
-    pool = OpponentPool(args.pool_size if args.opponent_fraction > 0 else 0, args.anchor_share)
-    if args.init_from and args.anchor_share > 0:
-        pool.set_anchor(network)
-    env = make_batch_env(args.game, args.num_envs, num_threads=args.env_threads, **config)
-    run = Run(args, algo=ALGO, head="q", config=config, network=network, optimizer=optimizer, pool=pool, rng=rng,
-              action_names=env.action_names)
-    rng = run.rng  # restored on --resume
-    opponent = copy.deepcopy(network) if args.opponent_fraction > 0 else None
-    out = env.reset(seed=run.env_seed())
-    mixer = SeatMixer(args.game, env.num_envs, env.num_seats, args.opponent_fraction, rng)
-    recorder = HandRecorder(env.num_envs, env.num_seats)
-    actor_seconds = learner_seconds = 0.0
-    acted = learned = 0
+    selfplay = SelfPlay(args, algo=ALGO, head="q", config=config, network=network, optimizer=optimizer, rng=rng,
+                        device=device, scale=scale, collector_class=DMCCollector)
+    run, rng = selfplay.run, selfplay.rng
     metrics: dict = {}
-    fresh_hands = True  # every row holds a new hand: draw the seatings
-    with run:
+    with selfplay:
         while not run.done():
-            if fresh_hands:
-                mixer.redraw(np.ones(env.num_envs, dtype=bool))
-                fresh_hands = False
-            if opponent is not None:
-                pool.load_random(opponent, rng)
             epsilon = epsilon_at(args, run.decisions)
             head = "policy" if run.decisions < args.policy_warmup_decisions else "q"
-            start = time.perf_counter()
-            for _ in range(args.rollout_steps):
-                learner = mixer.learner_acts(out.current_player)
-                encoded = network.encode(out.observation)
-                actions = choose_actions(env, out, encoded, network, opponent, learner, rng, epsilon, device, head)
-                recorder.record(encoded, actions, out.current_player, learner)
-                out = env.step(actions)
-                recorder.outcome(out.rewards, out.terminated)
-                mixer.redraw(out.terminated)
-            decisions = recorder.finished()
-            actor_seconds += time.perf_counter() - start
-            acted += args.rollout_steps * env.num_envs
-
-            start = time.perf_counter()
-            metrics = learn(args, network, optimizer, decisions, scale, rng, device) or metrics
-            learner_seconds += time.perf_counter() - start
-            learned += len(decisions)
-
-            logged = run.log({
-                **metrics,
-                "charts/epsilon": epsilon,
-                "charts/actor_decisions_per_second": acted / max(actor_seconds, 1e-9),
-                "charts/learner_samples_per_second": learned / max(learner_seconds, 1e-9),
-                "charts/mean_abs_settlement": float(np.abs(decisions.hand_returns).mean()) if decisions.hands else 0.0,
-            })
-            if logged:
-                last = run.evaluations[-1]["units_per_hand"] if run.evaluations else None
-                run.status = f"q_loss {metrics.get('losses/q_loss', float('nan')):.3f} eps {epsilon:.3f}" + (
-                    "" if last is None else f" vs {args.eval_opponent} {last:+.2f}/hand")
-            new_segment, _ = run.advance(args.rollout_steps * env.num_envs)
-            if new_segment:
-                out = env.reset(seed=run.env_seed())
-                recorder.drop_unfinished()
-                run.save()
-                fresh_hands = True
+            decisions = selfplay.rollout(epsilon=epsilon, head=head)
+            with selfplay.learning(len(decisions)):
+                metrics = learn(args, network, optimizer, decisions, scale, rng, device) or metrics
+            settlement = float(np.abs(decisions.hand_returns).mean()) if decisions.hands else 0.0
+            if run.log({**metrics, "charts/epsilon": epsilon, **selfplay.throughput(),
+                        "charts/mean_abs_settlement": settlement}):
+                run.show(f"q_loss {metrics.get('losses/q_loss', float('nan')):.3f} eps {epsilon:.3f}")
+            selfplay.advance()
         return run.finish()
 
 

@@ -30,56 +30,37 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 import tyro
 
-from agents.config import parse_config
 from agents.neural.network import masked_argmax, masked_logits
 from agents.neural.rollout import RolloutEvaluator, make_batch_env
-from agents.neural.training import (
-    OpponentPool,
-    Run,
-    new_network,
-    reward_scale,
-    seed_everything,
-    set_threads,
-    warm_start_network,
-)
+from agents.neural.training import OpponentPool, Run
+from experiments.common import LossLog, TrainingArgs, begin_run, starting_network
 
 ALGO = "mcpi"
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """knuffeln, bavarian, palatinate or asserufen"""
-    config: list[str] = field(default_factory=list)
-    """env options as key=value, e.g. players=4, talk=lexicon, variant=hattstedt"""
-    seed: int = 1
-    """seed of the network, the deals and the exploration"""
-    runs_dir: str = "runs"
-    """runs are written to runs_dir/{game}__mcpi__{seed}__{time}"""
-    device: str = "cpu"
-    """torch device of the learner and the actors: cpu or cuda"""
-    torch_threads: int = 1
-    """torch threads (one is fastest on a two-core machine)"""
-    env_threads: int = 1
-    """numba threads stepping the batch envs"""
-    progress: bool = True
-    """show a progress bar"""
-
+class Args(TrainingArgs):
+    target: str = "policy"
+    """what the rollouts teach: "policy" (all-action policy gradient on the policy head, which acts and
+    rolls out) or "q" (q regression; greedy q acts and rolls out)"""
+    rollout_policy: str = "current"
+    """who plays the rollouts and the actors: "current" (the acting head of the network being trained:
+    policy iteration) or "start" (the starting network's policy head, frozen: q then learns the values of
+    that one policy, and the greedy policy on q is one step of improvement over it)"""
     total_decisions: int = 100_000_000
     """stop after this many decisions (actors and rollouts)"""
-    time_limit_minutes: float | None = None
-    """stop after this many minutes of wall time (counted over resumes), whichever comes first"""
-    cpu_limit_minutes: float | None = None
-    """stop after this many minutes of this process's CPU time (counted over resumes): the budget on a
-    machine whose cores other work shares"""
     num_envs: int = 256
     """hands played by the actors (they only provide the probed positions)"""
+    eval_every: int = 10_000_000
+    """decisions between duplicate arena evaluations (0: none)"""
+    save_every: int = 10_000_000
+    """decisions between checkpoints (the envs are reseeded there, see experiments/dmc.py)"""
     probe_rate: float = 0.25
     """share of the actors' decisions with a choice that become probes"""
     probes_per_iteration: int = 1024
@@ -88,10 +69,6 @@ class Args:
     """hands played at once by the rollouts"""
     epsilon: float = 0.05
     """the actors' exploration (uniformly random legal actions), for more varied positions"""
-    hidden: tuple[int, ...] = (256, 256, 256)
-    """widths of the torso's layers (ignored with --init-from)"""
-    features: str = "cards"
-    """derived features appended to the observation: cards or none (agents.neural.derived)"""
     learning_rate: float = 3e-4
     """Adam step size"""
     batch_size: int = 256
@@ -103,11 +80,6 @@ class Args:
     decide the play, are fitted with weight 1)"""
     max_grad_norm: float = 10.0
     """gradient clipping"""
-    reward_scale: float | None = None
-    """returns are divided by this (default: the game's agents.neural.rollout.REWARD_SCALE)"""
-    target: str = "policy"
-    """what the rollouts teach: "policy" (all-action policy gradient on the policy head, which acts and
-    rolls out) or "q" (q regression; greedy q acts and rolls out)"""
     kl_coef: float = 0.05
     """target policy: weight of KL(starting network's policy || policy), keeping the warm start's play
     where the rollouts show no clear difference"""
@@ -116,27 +88,7 @@ class Args:
     policy_warmup_probes: int = 0
     """target q: for this many probes, actors and rollouts play the policy head (a warm start's imitation
     of its teacher) while q learns its values; then they play greedy q"""
-    rollout_policy: str = "current"
-    """who plays the rollouts and the actors: "current" (the acting head of the network being trained:
-    policy iteration) or "start" (the starting network's policy head, frozen: q then learns the values of
-    that one policy, and the greedy policy on q is one step of improvement over it)"""
 
-    eval_every: int = 10_000_000
-    """decisions between duplicate arena evaluations (0: none)"""
-    eval_hands: int = 100
-    """deals per evaluation match"""
-    eval_opponent: str = "rules"
-    """the fixed opponent of the evaluations"""
-    eval_seed: int = 1000
-    """seed of the evaluation deals (the same deals every time)"""
-    save_every: int = 10_000_000
-    """decisions between checkpoints (the envs are reseeded there, see experiments/dmc.py)"""
-    resume: str | None = None
-    """continue the run saved in this checkpoint.pt"""
-    init_from: str | None = None
-    """start from the network of this checkpoint (e.g. experiments/warm_start.py); fresh optimizer"""
-    run_dir: str | None = None
-    """write here instead of a new runs_dir/{game}__mcpi__{seed}__{time} (the folder of --resume by default)"""
     pool_size: int = 0
     """(no opponent pool in this algorithm: every seat plays the current policy)"""
     pool_every: int = 0
@@ -218,7 +170,7 @@ def learn_q(args: Args, network, optimizer, observation, legal, targets, rng, de
     """Fit q on the rollout returns of every probe's legal actions: the differences between a probe's
     actions (``q(s, a) - mean_b q(s, b)`` against the same for the returns, all on one deal, so the deal's
     luck cancels) and, with weight ``value_coef``, the mean itself."""
-    stats = {"difference_loss": [], "mean_loss": []}
+    losses = LossLog("difference_loss", "mean_loss")
     for batch in minibatches(args, observation.shape[0], rng, device):
         weight = legal[batch]
         q_differences, q_mean = centred(network(observation[batch].float(), "q"), weight)
@@ -226,9 +178,8 @@ def learn_q(args: Args, network, optimizer, observation, legal, targets, rng, de
         difference_loss = ((q_differences - target_differences) ** 2).sum() / weight.sum()
         mean_loss = ((q_mean - target_mean) ** 2).mean()
         step(args, network, optimizer, difference_loss + args.value_coef * mean_loss)
-        stats["difference_loss"].append(difference_loss.item())
-        stats["mean_loss"].append(mean_loss.item())
-    return {f"losses/{key}": float(np.mean(values)) for key, values in stats.items()}
+        losses.add(difference_loss=difference_loss, mean_loss=mean_loss)
+    return losses.means()
 
 
 def learn_policy(args: Args, network, anchor, optimizer, observation, legal, targets, rng, device) -> dict:
@@ -236,7 +187,7 @@ def learn_policy(args: Args, network, anchor, optimizer, observation, legal, tar
     probe, with the returns centred per probe (the same deal for every action: the deal's luck cancels and
     nothing is biased, the objective being linear in the returns), minus ``kl_coef`` times the divergence
     from the starting network's policy."""
-    stats = {"policy_loss": [], "kl_to_start": [], "entropy": []}
+    losses = LossLog("policy_loss", "kl_to_start", "entropy")
     for batch in minibatches(args, observation.shape[0], rng, device):
         weight, seen = legal[batch], observation[batch].float()
         log_probs = torch.log_softmax(masked_logits(network(seen, "policy"), weight > 0), dim=1)
@@ -248,22 +199,15 @@ def learn_policy(args: Args, network, anchor, optimizer, observation, legal, tar
             anchor_log_probs = torch.log_softmax(masked_logits(anchor(seen, "policy"), weight > 0), dim=1)
         kl = (anchor_log_probs.exp() * (anchor_log_probs - log_probs) * weight).sum(1).mean()
         step(args, network, optimizer, policy_loss + args.kl_coef * kl - args.ent_coef * entropy)
-        stats["policy_loss"].append(policy_loss.item())
-        stats["kl_to_start"].append(kl.item())
-        stats["entropy"].append(entropy.item())
-    return {f"losses/{key}": float(np.mean(values)) for key, values in stats.items()}
+        losses.add(policy_loss=policy_loss, kl_to_start=kl, entropy=entropy)
+    return losses.means()
 
 
 def main(args: Args) -> dict:
-    config = parse_config(args.config)
+    config, device, rng, scale = begin_run(args, args.env_threads)
     if config.get("match"):
         raise ValueError("mcpi plays single hands: match=True is not supported (use dmc.py or ppo.py)")
-    set_threads(args.torch_threads, args.env_threads)
-    device = torch.device(args.device)
-    rng = seed_everything(args.seed)
-    scale = reward_scale(args.game, args.reward_scale)
-    network = (warm_start_network(args.init_from, args.game, config) if args.init_from
-               else new_network(args.game, config, args.hidden, args.features)).to(device)
+    network = starting_network(args, config, device)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
     env = make_batch_env(args.game, args.num_envs, num_threads=args.env_threads, copy=False, **config)
     rollout_env = make_batch_env(args.game, args.rollout_envs, seed=0, num_threads=args.env_threads, copy=False,
@@ -322,9 +266,7 @@ def main(args: Args) -> dict:
                 "charts/learner_probes_per_second": args.epochs * probes_seen_run / max(timing["learner"], 1e-9),
                 "charts/mean_abs_return": float(np.abs(spread).mean()),
             })
-            last = run.evaluations[-1]["units_per_hand"] if run.evaluations else None
-            run.status = f"head {head}" + (
-                "" if last is None else f" vs {args.eval_opponent} {last:+.2f}/hand")
+            run.show(f"head {head}")
             new_segment, _ = run.advance(actor_decisions + rollout_decisions)
             if new_segment:
                 state["out"] = env.reset(seed=run.env_seed())

@@ -27,20 +27,13 @@ import tyro
 
 from agents.neural.training import cpu_seconds, run_name
 from experiments import dmc, mcpi, ppo, warm_start
+from experiments.common import GameArgs
 
 ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """knuffeln, bavarian, palatinate or asserufen"""
-    config: list[str] = field(default_factory=list)
-    """env options as key=value"""
-    seed: int = 1
-    """seed of both stages"""
-    runs_dir: str = "runs"
-    """the pipeline writes runs_dir/{game}__pipeline__{seed}__{time}/warm and .../rl"""
+class Args(GameArgs):
     budget_cpu_minutes: float = 110.0
     """CPU minutes for both stages together"""
     budget_wall_minutes: float | None = None

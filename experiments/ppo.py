@@ -18,69 +18,27 @@ clipped PPO objective with a value loss and an entropy bonus, over several epoch
 rollout, plays one team (Knüffeln) or half the seats (the other games) and only the learner's decisions
 are trained on: the policy keeps beating its past selves rather than cycling.
 
-Outputs, evaluation against ``rules``, resume and seeding: as ``experiments/dmc.py``.
+Outputs, evaluation against ``rules``, resume, seeding and experience actors (``--actors``): as
+``experiments/dmc.py``.
 """
 
 from __future__ import annotations
 
-import copy
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 import tyro
 
-from agents.config import parse_config
 from agents.neural.network import masked_logits
-from agents.neural.rollout import HandRecorder, SeatMixer, make_batch_env
-from agents.neural.training import (
-    OpponentPool,
-    Run,
-    new_network,
-    reward_scale,
-    seed_everything,
-    set_threads,
-    warm_start_network,
-)
+from experiments.common import LossLog, SelfPlayArgs, begin_run, starting_network
+from experiments.selfplay import SelfPlay, SelfPlayCollector
 
 ALGO = "ppo"
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """knuffeln, bavarian, palatinate or asserufen"""
-    config: list[str] = field(default_factory=list)
-    """env options as key=value, e.g. players=4, talk=lexicon, variant=hattstedt"""
-    seed: int = 1
-    """seed of the network, the deals and the sampling"""
-    runs_dir: str = "runs"
-    """runs are written to runs_dir/{game}__ppo__{seed}__{time}"""
-    device: str = "cpu"
-    """torch device of the learner and the actors: cpu or cuda"""
-    torch_threads: int = 1
-    """torch threads (one is fastest on a two-core machine)"""
-    env_threads: int = 1
-    """numba threads stepping the batch env"""
-    progress: bool = True
-    """show a progress bar"""
-
-    total_decisions: int = 30_000_000
-    """stop after this many decisions (all seats, all rows)"""
-    time_limit_minutes: float | None = None
-    """stop after this many minutes of wall time (counted over resumes), whichever comes first"""
-    cpu_limit_minutes: float | None = None
-    """stop after this many minutes of this process's CPU time (counted over resumes): the budget on a
-    machine whose cores other work shares"""
-    num_envs: int = 2048
-    """hands stepped together by the actors"""
-    rollout_steps: int = 16
-    """batch steps between updates"""
-    hidden: tuple[int, ...] = (256, 256, 256)
-    """widths of the torso's layers"""
-    features: str = "cards"
-    """derived features appended to the observation: cards or none (agents.neural.derived)"""
+class Args(SelfPlayArgs):
     learning_rate: float = 2.5e-4
     """Adam step size"""
     update_epochs: int = 3
@@ -99,35 +57,8 @@ class Args:
     """gradient clipping"""
     norm_adv: bool = True
     """normalise advantages per minibatch"""
-    reward_scale: float | None = None
-    """settlements are divided by this (default: the game's agents.neural.rollout.REWARD_SCALE)"""
-
     opponent_fraction: float = 0.2
     """share of hands in which a frozen past policy plays half the seats (opponent pool)"""
-    pool_size: int = 8
-    """past policies kept in the pool"""
-    pool_every: int = 2_000_000
-    """decisions between snapshots added to the pool"""
-    anchor_share: float = 0.0
-    """with --init-from: share of opponent rollouts played by the starting network itself (e.g. the warm
-    start's imitation of rules) instead of a past snapshot"""
-
-    eval_every: int = 2_000_000
-    """decisions between duplicate arena evaluations (0: none)"""
-    eval_hands: int = 100
-    """deals per evaluation match"""
-    eval_opponent: str = "rules"
-    """the fixed opponent of the evaluations"""
-    eval_seed: int = 1000
-    """seed of the evaluation deals (the same deals every time)"""
-    save_every: int = 2_000_000
-    """decisions between checkpoints (the envs are reseeded there, see experiments/dmc.py)"""
-    resume: str | None = None
-    """continue the run saved in this checkpoint.pt"""
-    init_from: str | None = None
-    """start from the network of this checkpoint (e.g. experiments/warm_start.py); fresh optimizer"""
-    run_dir: str | None = None
-    """write here instead of a new runs_dir/{game}__ppo__{seed}__{time} (the folder of --resume by default)"""
 
 
 def sample_actions(network, observation, action_mask, generator, device):
@@ -142,18 +73,36 @@ def sample_actions(network, observation, action_mask, generator, device):
         return actions.cpu().numpy(), chosen.cpu().numpy(), network.value(features).cpu().numpy()
 
 
-def act(env, out, encoded, network, opponent, learner, generator, device):
-    """Actions of every row: the learner's policy in its rows, the pool policy in the others."""
-    if learner.all():
-        return sample_actions(network, encoded, out.action_mask, generator, device)
-    actions = np.empty(env.num_envs, dtype=np.int64)
-    log_probs = np.zeros(env.num_envs, dtype=np.float32)
-    values = np.zeros(env.num_envs, dtype=np.float32)
-    for rows, player in ((np.flatnonzero(learner), network), (np.flatnonzero(~learner), opponent)):
-        if rows.size:
-            actions[rows], log_probs[rows], values[rows] = sample_actions(
-                player, encoded[rows], out.action_mask[rows], generator, device)
-    return actions, log_probs, values
+class PPOCollector(SelfPlayCollector):
+    """The rollout: sampled actions with their log-probabilities and values; rewards scaled as they arrive,
+    advantages estimated along each seat's chain when the hands end."""
+
+    extras = ("logprob", "value")
+    record_masks = True
+
+    def start_rollout(self, worker) -> None:
+        worker.generator.manual_seed(int(self.rng.integers(2**62)))
+
+    def act(self, worker, learner, encoded):
+        """Actions of every row: the learner's policy in its rows, the pool policy in the others."""
+        mask = worker.out.action_mask
+        if learner.all():
+            actions, log_probs, values = sample_actions(worker.policy, encoded, mask, worker.generator, self.device)
+            return actions, {"logprob": log_probs, "value": values}
+        actions = np.empty(worker.env.num_envs, dtype=np.int64)
+        log_probs = np.zeros(worker.env.num_envs, dtype=np.float32)
+        values = np.zeros(worker.env.num_envs, dtype=np.float32)
+        for rows, player in ((np.flatnonzero(learner), worker.policy), (np.flatnonzero(~learner), self.opponent)):
+            if rows.size:
+                actions[rows], log_probs[rows], values[rows] = sample_actions(
+                    player, encoded[rows], mask[rows], worker.generator, self.device)
+        return actions, {"logprob": log_probs, "value": values}
+
+    def outcome(self, out) -> None:
+        self.recorder.outcome(out.rewards / self.scale, out.terminated)
+
+    def finished(self):
+        return self.recorder.finished(self.args.gae_lambda)
 
 
 def update(args: Args, network, optimizer, decisions, rng, device) -> dict:
@@ -168,7 +117,7 @@ def update(args: Args, network, optimizer, decisions, rng, device) -> dict:
     old_value = torch.from_numpy(decisions.extras["value"]).to(device)
     advantages = torch.from_numpy(decisions.advantages).to(device)
     returns = advantages + old_value
-    stats = {key: [] for key in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")}
+    losses = LossLog("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
     for _ in range(args.update_epochs):
         order = torch.from_numpy(rng.permutation(count)).to(device)
         for start in range(0, count, args.minibatch_size):
@@ -194,83 +143,29 @@ def update(args: Args, network, optimizer, decisions, rng, device) -> dict:
             torch.nn.utils.clip_grad_norm_(network.parameters(), args.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
-                stats["approx_kl"].append(((ratio - 1) - log_ratio).mean().item())
-                stats["clipfrac"].append(((ratio - 1.0).abs() > args.clip_coef).float().mean().item())
-            stats["policy_loss"].append(policy_loss.item())
-            stats["value_loss"].append(value_loss.item())
-            stats["entropy"].append(entropy.item())
-    return {f"losses/{key}": float(np.mean(values)) for key, values in stats.items()}
+                losses.add(policy_loss=policy_loss, value_loss=value_loss, entropy=entropy,
+                           approx_kl=((ratio - 1) - log_ratio).mean(),
+                           clipfrac=((ratio - 1.0).abs() > args.clip_coef).float().mean())
+    return losses.means()
 
 
 def main(args: Args) -> dict:
-    config = parse_config(args.config)
-    set_threads(args.torch_threads, args.env_threads)
-    device = torch.device(args.device)
-    rng = seed_everything(args.seed)
-    scale = reward_scale(args.game, args.reward_scale)
-    network = (warm_start_network(args.init_from, args.game, config) if args.init_from
-               else new_network(args.game, config, args.hidden, args.features)).to(device)
+    config, device, rng, scale = begin_run(args, args.env_threads)
+    network = starting_network(args, config, device)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate, eps=1e-5)
-    pool = OpponentPool(args.pool_size if args.opponent_fraction > 0 else 0, args.anchor_share)
-    if args.init_from and args.anchor_share > 0:
-        pool.set_anchor(network)
-    env = make_batch_env(args.game, args.num_envs, num_threads=args.env_threads, **config)
-    run = Run(args, algo=ALGO, head="policy", config=config, network=network, optimizer=optimizer, pool=pool,
-              rng=rng, action_names=env.action_names)
-    rng = run.rng  # restored on --resume
-    opponent = copy.deepcopy(network) if args.opponent_fraction > 0 else None
-    generator = torch.Generator(device=device)
-    out = env.reset(seed=run.env_seed())
-    mixer = SeatMixer(args.game, env.num_envs, env.num_seats, args.opponent_fraction, rng)
-    recorder = HandRecorder(env.num_envs, env.num_seats, record_masks=True, extras=("logprob", "value"))
-    actor_seconds = learner_seconds = 0.0
-    acted = learned = 0
+    selfplay = SelfPlay(args, algo=ALGO, head="policy", config=config, network=network, optimizer=optimizer,
+                        rng=rng, device=device, scale=scale, collector_class=PPOCollector)
+    run, rng = selfplay.run, selfplay.rng
     metrics: dict = {}
-    fresh_hands = True  # every row holds a new hand: draw the seatings
-    with run:
+    with selfplay:
         while not run.done():
-            if fresh_hands:
-                mixer.redraw(np.ones(env.num_envs, dtype=bool))
-                fresh_hands = False
-            if opponent is not None:
-                pool.load_random(opponent, rng)
-            generator.manual_seed(int(rng.integers(2**62)))
-            start = time.perf_counter()
-            for _ in range(args.rollout_steps):
-                learner = mixer.learner_acts(out.current_player)
-                encoded = network.encode(out.observation)
-                actions, log_probs, values = act(env, out, encoded, network, opponent, learner, generator, device)
-                recorder.record(encoded, actions, out.current_player, learner, out.action_mask,
-                                logprob=log_probs, value=values)
-                out = env.step(actions)
-                recorder.outcome(out.rewards / scale, out.terminated)
-                mixer.redraw(out.terminated)
-            decisions = recorder.finished(args.gae_lambda)
-            actor_seconds += time.perf_counter() - start
-            acted += args.rollout_steps * env.num_envs
-
-            start = time.perf_counter()
-            metrics = update(args, network, optimizer, decisions, rng, device) or metrics
-            learner_seconds += time.perf_counter() - start
-            learned += len(decisions) * args.update_epochs
-
-            logged = run.log({
-                **metrics,
-                "charts/actor_decisions_per_second": acted / max(actor_seconds, 1e-9),
-                "charts/learner_samples_per_second": learned / max(learner_seconds, 1e-9),
-                "charts/mean_abs_settlement": float(np.abs(decisions.hand_returns).mean()) * scale
-                if decisions.hands else 0.0,
-            })
-            if logged:
-                last = run.evaluations[-1]["units_per_hand"] if run.evaluations else None
-                run.status = f"entropy {metrics.get('losses/entropy', float('nan')):.3f}" + (
-                    "" if last is None else f" vs {args.eval_opponent} {last:+.2f}/hand")
-            new_segment, _ = run.advance(args.rollout_steps * env.num_envs)
-            if new_segment:
-                out = env.reset(seed=run.env_seed())
-                recorder.drop_unfinished()
-                run.save()
-                fresh_hands = True
+            decisions = selfplay.rollout()
+            with selfplay.learning(len(decisions) * args.update_epochs):
+                metrics = update(args, network, optimizer, decisions, rng, device) or metrics
+            settlement = float(np.abs(decisions.hand_returns).mean()) * scale if decisions.hands else 0.0
+            if run.log({**metrics, **selfplay.throughput(), "charts/mean_abs_settlement": settlement}):
+                run.show(f"entropy {metrics.get('losses/entropy', float('nan')):.3f}")
+            selfplay.advance()
         return run.finish()
 
 

@@ -33,8 +33,9 @@ into that method unchanged, and its ``main`` replaces the loop by ``pool.broadca
 and concatenates the batches; the update step stays as it is. Opponent pools and seat mixers live in the
 collector (they are per-actor state); anything they need from the learner (an opponent snapshot) goes
 through ``broadcast(..., extra=...)``, which reaches the collector's optional ``receive(extra)``.
-``HandReturns`` below is the collector of the demo learner (``experiments.ray_selfplay``): one policy
-plays every seat and each decision is labelled with its seat's settlement of the hand.
+``experiments.selfplay`` plugs ``experiments/ppo.py`` and ``experiments/dmc.py`` in this way (their
+``--actors``). ``HandReturns`` below is the collector of the demo learner (``experiments.ray_selfplay``):
+one policy plays every seat and each decision is labelled with its seat's settlement of the hand.
 
 Ray is imported only when ``backend="ray"`` is used (``pip install -e '.[ray]'``).
 """

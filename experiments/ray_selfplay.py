@@ -28,13 +28,12 @@ from typing import Literal
 import torch
 import tyro
 
-from .ray_actors import ActorConfig, ActorPool, concatenate, make_masked_policy
+from experiments.common import LibraryArgs
+from experiments.ray_actors import ActorConfig, ActorPool, concatenate, make_masked_policy
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """bavarian, palatinate, asserufen or knuffeln"""
+class Args(LibraryArgs):
     num_actors: int = 2
     """experience actors (Ray actor processes with --backend ray)"""
     backend: Literal["local", "ray"] = "ray"
@@ -52,9 +51,6 @@ class Args:
     learning_rate: float = 1e-3
     entropy_coef: float = 0.01
     value_coef: float = 0.5
-    seed: int = 0
-    torch_threads: int = 1
-    """torch threads of the learner and of each actor"""
     log: bool = True
     """print one JSON line per iteration"""
 

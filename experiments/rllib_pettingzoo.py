@@ -20,8 +20,6 @@ import json
 import time
 from dataclasses import dataclass
 
-import numba
-import torch
 import tyro
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -30,6 +28,8 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 
+from agents.neural.training import set_threads
+from experiments.common import LibraryArgs
 from trick_gym.games import make_aec_env
 from trick_gym.pettingzoo import RenamedObservation
 
@@ -37,9 +37,7 @@ SHARED_POLICY = "shared"
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """bavarian, palatinate, asserufen or knuffeln"""
+class Args(LibraryArgs):
     iterations: int = 2
     """PPO training iterations"""
     train_batch_size: int = 1000
@@ -50,10 +48,7 @@ class Args:
     """Adam step size"""
     hidden: int = 128
     """units of each of the two hidden layers"""
-    seed: int = 0
-    """seed of the env and the networks"""
-    torch_threads: int = 1
-    """torch threads (set in the script: torch's default beside numba on a small machine is 30-70x slower)"""
+
 
 
 def make_env(game: str) -> PettingZooEnv:
@@ -95,8 +90,7 @@ def make_config(args: Args) -> PPOConfig:
 def train(args: Args) -> dict:
     import ray
 
-    torch.set_num_threads(args.torch_threads)
-    numba.set_num_threads(1)
+    set_threads(args.torch_threads, 1)
     ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
     algorithm = make_config(args).build_algo()
     started, cpu_started = time.perf_counter(), time.process_time()

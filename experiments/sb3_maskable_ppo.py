@@ -24,16 +24,16 @@ import os
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 import torch
 import tyro
 
+from agents.neural.training import set_threads
+from experiments.common import LibraryArgs
+
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """bavarian, palatinate, asserufen or knuffeln"""
+class Args(LibraryArgs):
     env: str = "vector"
     """'vector' (compiled one-seat vector env, random opponents) or 'single' (one-seat Gymnasium envs)"""
     opponents: str = "random"
@@ -58,21 +58,12 @@ class Args:
     """discount (a hand is short and only its result counts)"""
     hidden: int = 256
     """units in each of the two hidden layers of the policy and value networks"""
-    seed: int = 0
-    """seed of the envs and the model"""
-    torch_threads: int = 1
-    """torch threads (set in the script: torch's default beside numba on a small machine is 30-70x slower)"""
     numba_threads: int = 1
     """numba threads of the compiled env"""
     save_path: str = "runs/sb3_maskable_ppo.zip"
     """where the trained model is saved (empty: not saved)"""
     max_minutes: float = 0.0
     """stop training after this many minutes of wall time (0: no limit)"""
-
-
-def set_threads(torch_threads: int, numba_threads: int) -> None:
-    torch.set_num_threads(torch_threads)
-    numba.set_num_threads(min(numba_threads, numba.config.NUMBA_NUM_THREADS))
 
 
 def parse_seat(seat: str):

@@ -18,7 +18,6 @@ import json
 import time
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 import torch
 import tyro
@@ -31,13 +30,13 @@ from tianshou.env.pettingzoo_env import PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
+from agents.neural.training import set_threads
+from experiments.common import LibraryArgs
 from trick_gym.pettingzoo import LearnerSeatTable
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """bavarian, palatinate, asserufen or knuffeln"""
+class Args(LibraryArgs):
     opponents: str = "random"
     """the other seats: any agents.make name"""
     epochs: int = 2
@@ -64,10 +63,6 @@ class Args:
     """exploration rate while collecting"""
     hidden: int = 256
     """units of each of the two hidden layers"""
-    seed: int = 0
-    """seed of the envs and the network"""
-    torch_threads: int = 1
-    """torch threads (set in the script: torch's default beside numba on a small machine is 30-70x slower)"""
     progress: bool = True
     """show Tianshou's progress bars and epoch lines"""
 
@@ -92,8 +87,7 @@ def make_algorithm(args: Args, env: PettingZooEnv) -> MultiAgentOffPolicyAlgorit
 
 
 def train(args: Args) -> dict:
-    torch.set_num_threads(args.torch_threads)
-    numba.set_num_threads(1)
+    set_threads(args.torch_threads, 1)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     train_envs = DummyVectorEnv([lambda: make_env(args) for _ in range(args.num_train_envs)])

@@ -20,7 +20,6 @@ import json
 import time
 from dataclasses import dataclass
 
-import numba
 import torch
 import tyro
 from tensordict.nn import TensorDictModule, TensorDictSequential
@@ -28,13 +27,13 @@ from torch import nn
 from torchrl.envs.libs.pettingzoo import PettingZooWrapper
 from torchrl.modules import MaskedCategorical, ProbabilisticActor
 
+from agents.neural.training import set_threads
+from experiments.common import LibraryArgs
 from trick_gym.games import make_aec_env
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """bavarian, palatinate, asserufen or knuffeln"""
+class Args(LibraryArgs):
     episodes: int = 200
     """hands of self-play to train on"""
     episodes_per_update: int = 8
@@ -43,10 +42,7 @@ class Args:
     """Adam step size"""
     hidden: int = 128
     """hidden units of the shared policy MLP"""
-    seed: int = 0
-    """seed of the env and the network"""
-    torch_threads: int = 1
-    """torch threads (set in the script: torch's default beside numba on a small machine is 30-70x slower)"""
+
 
 
 def make_env(game: str, seed: int) -> PettingZooWrapper:
@@ -89,8 +85,7 @@ def seat_loss(rollout, groups) -> torch.Tensor:
 
 
 def train(args: Args) -> dict:
-    torch.set_num_threads(args.torch_threads)
-    numba.set_num_threads(1)
+    set_threads(args.torch_threads, 1)
     torch.manual_seed(args.seed)
     env = make_env(args.game, args.seed)
     policy, network = make_policy(env, args.hidden)

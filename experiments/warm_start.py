@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +31,6 @@ import torch
 import tyro
 
 from agents import make
-from agents.config import parse_config
 from agents.neural.checkpoint import checkpoint_dict, save_checkpoint
 from agents.neural.network import masked_logits
 from agents.neural.training import (
@@ -40,36 +39,17 @@ from agents.neural.training import (
     evaluate,
     make_progress,
     new_network,
-    reward_scale,
     run_name,
-    seed_everything,
-    set_threads,
     training_record,
 )
+from experiments.common import RunArgs, begin_run
 from trick_core.registry import make_env
 
 ALGO = "warm_start"
 
 
 @dataclass
-class Args:
-    game: str = "bavarian"
-    """knuffeln, bavarian, palatinate or asserufen"""
-    config: list[str] = field(default_factory=list)
-    """env options as key=value, e.g. players=4"""
-    seed: int = 1
-    """seed of the teacher's hands, the exploration and the network"""
-    runs_dir: str = "runs"
-    """runs are written to runs_dir/{game}__warm_start__{seed}__{time}"""
-    run_dir: str | None = None
-    """write here instead"""
-    device: str = "cpu"
-    """torch device: cpu or cuda"""
-    torch_threads: int = 1
-    """torch threads"""
-    progress: bool = True
-    """show a progress bar"""
-
+class Args(RunArgs):
     teacher: str = "rules"
     """the agent imitated (an agents.make name)"""
     decisions: int = 1_000_000
@@ -80,11 +60,6 @@ class Args:
     """processes playing the teacher's hands"""
     data: str | None = None
     """use this teacher_data.npz instead of playing"""
-
-    hidden: tuple[int, ...] = (256, 256, 256)
-    """widths of the torso's layers"""
-    features: str = "cards"
-    """derived features appended to the observation: cards or none (agents.neural.derived)"""
     epochs: int = 4
     """passes over the data"""
     batch_size: int = 1024
@@ -95,17 +70,8 @@ class Args:
     """weight of the value head's squared error"""
     q_coef: float = 0.5
     """weight of the Q head's squared error"""
-    reward_scale: float | None = None
-    """returns are divided by this (default: the game's agents.neural.rollout.REWARD_SCALE)"""
     holdout: float = 0.05
     """share of hands held out to measure the imitation accuracy"""
-
-    eval_hands: int = 100
-    """deals of the final duplicate match against eval_opponent (0: none)"""
-    eval_opponent: str = "rules"
-    """the fixed opponent of the evaluation"""
-    eval_seed: int = 1000
-    """seed of the evaluation deals"""
 
 
 # ---------------------------------------------------------------------------------------------- teacher data
@@ -246,11 +212,7 @@ def held_out_metrics(network, data: dict, rows: np.ndarray, scale: float, device
 
 
 def main(args: Args) -> dict:
-    config = parse_config(args.config)
-    set_threads(args.torch_threads, 1)
-    device = torch.device(args.device)
-    rng = seed_everything(args.seed)
-    scale = reward_scale(args.game, args.reward_scale)
+    config, device, rng, scale = begin_run(args, env_threads=1)
     clock = Clock()
     run_dir = Path(args.run_dir or Path(args.runs_dir) / run_name(args.game, ALGO, args.seed))
     run_dir.mkdir(parents=True, exist_ok=True)

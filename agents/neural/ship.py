@@ -24,6 +24,8 @@ from .checkpoint import SHIPPED_DIR, load_checkpoint, save_checkpoint
 class Args:
     checkpoint: str
     """the checkpoint to ship (a run's final.pt, or eval/decisions_N.pt)"""
+    out_dir: str = str(SHIPPED_DIR)
+    """where to write <game>.pt and <game>.json"""
     random_hands: int = 100
     """deals of the match against random (0: none)"""
     rules_hands: int = 300
@@ -36,8 +38,6 @@ class Args:
     """processes playing the matches"""
     machine_load: str = ""
     """a note on what else ran on the machine meanwhile (the budget's wall time depends on it)"""
-    out_dir: str = str(SHIPPED_DIR)
-    """where to write <game>.pt and <game>.json"""
 
 
 def stages(path: str | Path) -> list[dict]:

@@ -327,6 +327,11 @@ class Run:
         self.writer.add_scalar("charts/SPS", self.decisions / max(self.clock.wall, 1e-9), self.decisions)
         return True
 
+    def show(self, status: str) -> None:
+        """The progress bar's status: ``status`` and the last evaluation's units per hand."""
+        last = self.evaluations[-1]["units_per_hand"] if self.evaluations else None
+        self.status = status + ("" if last is None else f" vs {self.args.eval_opponent} {last:+.2f}/hand")
+
     def save(self) -> Path:
         """``checkpoint.pt``: the network with the resume state."""
         return save_training_checkpoint(
