@@ -1,8 +1,9 @@
 """The batched environment shared by every game: N hands stepped together in compiled code.
 
-A game's ``batch`` module (``schafkopf_env.batch``, ``knuffeln_env.batch``) builds one of its PettingZoo
-envs from the user's options (so every option is validated, and encoded, exactly as there) and hands
-this class the env, its kernel module and its kernel ``params``. Everything per step happens in the
+A game's ``batch`` module (``schafkopf_env.batch``, ``knuffeln_env.batch``) subclasses ``BatchEnvCore``,
+whose constructor takes the user's options, and implements ``_game_rules``: one of its PettingZoo envs
+built from those options (so every option is validated, and encoded, exactly as there), its kernel module
+and its kernel ``params``. Everything per step happens in the
 compiled loops of ``trick_core.batch_loops``; Python only validates the action array and returns views.
 See ``schafkopf_env.batch`` for the user-facing documentation.
 """
