@@ -41,7 +41,7 @@ import numpy as np
 from numba import prange
 
 from trick_core import batch_loops, drivers
-from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer
+from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer, check_batch_options
 from trick_core.bits import uniform_below_modulo
 from trick_core.specialise import code_fingerprint, compile_copies
 
@@ -51,15 +51,12 @@ from .knuffeln import match as match_play
 from .knuffeln.match import HANDS_PLAYED, LADDER_RUNGS, LADDER_SIZE, TEAM_0_RUNGS, TEAM_1_RUNGS
 
 GAME = knuffeln_kernel.GAME
-ENV_ONLY_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
 
 __all__ = ["BatchEnv", "BatchStep", "play_random_hands", "random_hand_player"]
 
 
 def _rules_env(config: dict, observation_type: str = "observation"):
-    bad = sorted(set(config) & set(ENV_ONLY_OPTIONS))
-    if bad:
-        raise ValueError(f"{GAME}: option(s) {bad} do not apply to the batched env")
+    check_batch_options(GAME, config)
     return knuffeln_v0.raw_env(observation_type=observation_type, **config)
 
 
@@ -72,29 +69,11 @@ def _hand_params(aec_env) -> np.ndarray:
 class BatchEnv(BatchEnvCore):
     """``num_envs`` Knüffeln hands (or matches) stepped together (see the module docstring)."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        seed: int | None = None,
-        observation_type: str = "observation",
-        num_threads: int | None = None,
-        copy: bool = True,
-        **config,
-    ) -> None:
-        aec_env = _rules_env(config, observation_type)
-        self.match = bool(aec_env.config.get("match", False))
-        super().__init__(
-            game=GAME,
-            aec_env=aec_env,
-            kernel_module=knuffeln_kernel,
-            num_envs=num_envs,
-            seed=seed,
-            observation_type=observation_type,
-            num_threads=num_threads,
-            copy=copy,
-            params=_hand_params(aec_env),
-        )
-        self.config = dict(config)
+    def __init__(self, num_envs: int, *args, **options) -> None:
+        """``BatchEnvCore``'s options (``seed``, ``observation_type``, ``num_threads``, ``copy``) and the
+        rule options of ``knuffeln_v0`` (module docstring)."""
+        super().__init__(GAME, num_envs, *args, **options)
+        self.match = bool(self._aec_env.config.get("match", False))
         self._ladders = np.tile(match_play.new_ladder(), (self.num_envs, 1))
         self._cards = np.zeros((self.num_envs, knuffeln_kernel.NUM_CARDS), dtype=np.int64)
         if self.match:
@@ -106,6 +85,10 @@ class BatchEnv(BatchEnvCore):
         if not self.match:
             raise ValueError(f"{GAME}: ladders exist only with match=True")
         return self._ladders.copy()
+
+    def _game_rules(self, game: str, config: dict, observation_type: str):
+        aec_env = _rules_env(config, observation_type)
+        return aec_env, knuffeln_kernel, _hand_params(aec_env)
 
     def load_states(self, states, rows=None, ladders=None) -> BatchStep:
         """``BatchEnvCore.load_states``; with ``match=True`` also each loaded row's ladder (``int64`` rows of

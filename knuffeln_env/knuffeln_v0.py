@@ -190,16 +190,6 @@ PHRASES = kernel.PHRASES
 """The lexicon of ``say:k`` (``PHRASES[k - 1]``): the 24 stock phrases of section 7 of the rules."""
 
 
-def env(**config) -> KnuffelnEnv:
-    """The environment. The safety of PettingZoo's wrappers (turn order, bounds, legality) is built in."""
-    return KnuffelnEnv(**config)
-
-
-def raw_env(**config) -> KnuffelnEnv:
-    """The same class as ``env``: nothing is lost by skipping the wrappers, which are built in."""
-    return KnuffelnEnv(**config)
-
-
 class KnuffelnEnv(KernelEnv):
     """Knüffeln as a PettingZoo AEC env (module docstring: the docs page)."""
 
@@ -208,8 +198,6 @@ class KnuffelnEnv(KernelEnv):
     _clone_containers = ("_queued_deals", "_ladder_log", "_match_rewards", "_hand_deals")
     _clone_copies_rng = True
 
-    metadata = {**KernelEnv.metadata, "name": "knuffeln_v0"}
-    game_name = GAME
     kernel = kernel
 
     def __init__(
@@ -572,3 +560,8 @@ class KnuffelnEnv(KernelEnv):
             lines.append(f"match: rungs left team 0 {match['rungs_left'][0]}, team 1 {match['rungs_left'][1]}, "
                          f"hands played {match['hands_played']}")
         return "\n".join(lines)
+
+
+env = raw_env = KnuffelnEnv
+"""``env(**config)`` and ``raw_env(**config)`` are the env class itself: what PettingZoo's wrappers would
+add (turn order, bounds, legality) is built in, at no cost per step."""

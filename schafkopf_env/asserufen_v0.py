@@ -162,30 +162,16 @@ import numpy as np
 
 from schafkopf_env.asserufen import kernel
 from schafkopf_env.four_hands import FourHandsEnv
-from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import FRENCH_32
 
 GAME = kernel.GAME
 NUM_SEATS = kernel.NUM_SEATS
 
 
-def env(**config) -> AsserufenEnv:
-    """The environment. The safety of PettingZoo's wrappers (turn order, bounds, legality) is built in."""
-    return AsserufenEnv(**config)
-
-
-def raw_env(**config) -> AsserufenEnv:
-    """The same class as ``env``: nothing is lost by skipping the wrappers, which are built in."""
-    return AsserufenEnv(**config)
-
-
 class AsserufenEnv(FourHandsEnv):
     """Asserufen as a PettingZoo AEC env (module docstring: the docs page)."""
 
-    metadata = {**FourHandsEnv.metadata, "name": "asserufen_v0"}
-    game_name = GAME
     deck = FRENCH_32
-    action_names = kernel.ACTION_NAMES
     kernel = kernel
 
     def __init__(
@@ -196,17 +182,7 @@ class AsserufenEnv(FourHandsEnv):
         illegal_action: str = "raise",
         **unknown,
     ) -> None:
-        check_no_unknown_kwargs(GAME, unknown)
-        params = kernel.make_params(max_doublings=max_doublings)
-        super().__init__(
-            NUM_SEATS,
-            config={"max_doublings": int(max_doublings)},
-            render_mode=render_mode,
-            observation_type=observation_type,
-            illegal_action=illegal_action,
-        )
-        obs_size = kernel.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)]
-        self._setup_kernel(params, obs_size, kernel.OBS_HIGH)
+        super().__init__({"max_doublings": max_doublings}, unknown, render_mode, observation_type, illegal_action)
 
     # ------------------------------------------------------------ inspection
     def state(self) -> dict:
@@ -305,3 +281,8 @@ class AsserufenEnv(FourHandsEnv):
             units = zip(self.possible_agents, st["result"], strict=True)
             lines.append("result: " + ", ".join(f"{a} {u:+g}" for a, u in units))
         return "\n".join(lines)
+
+
+env = raw_env = AsserufenEnv
+"""``env(**config)`` and ``raw_env(**config)`` are the env class itself: what PettingZoo's wrappers would
+add (turn order, bounds, legality) is built in, at no cost per step."""

@@ -76,14 +76,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer
+from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer, check_batch_options
 from trick_core.registry import GAMES as REGISTRY
 
 GAMES = tuple(name for name, spec in REGISTRY.items() if spec.batch_module_name == __name__)
 """The games this module batches (those whose registry record names it)."""
-ENV_ONLY_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
-"""AEC env options that make no sense for a batch (no rendering, illegal actions always raise)."""
-
 __all__ = ["GAMES", "BatchEnv", "BatchStep", "play_random_hands", "random_hand_player"]
 
 
@@ -96,9 +93,7 @@ def _game_modules(game: str):
 
 def _rules_env(game: str, config: dict, observation_type: str = "observation"):
     """The game's AEC env for ``config`` (validates every option exactly as the env does)."""
-    bad = sorted(set(config) & set(ENV_ONLY_OPTIONS))
-    if bad:
-        raise ValueError(f"{game}: option(s) {bad} do not apply to the batched env")
+    check_batch_options(game, config)
     env_module, kernel_module = _game_modules(game)
     return env_module.raw_env(observation_type=observation_type, **config), kernel_module
 
@@ -106,28 +101,9 @@ def _rules_env(game: str, config: dict, observation_type: str = "observation"):
 class BatchEnv(BatchEnvCore):
     """``num_envs`` hands of one Schafkopf game stepped together (see the module docstring)."""
 
-    def __init__(
-        self,
-        game: str,
-        num_envs: int,
-        seed: int | None = None,
-        observation_type: str = "observation",
-        num_threads: int | None = None,
-        copy: bool = True,
-        **config,
-    ) -> None:
+    def _game_rules(self, game: str, config: dict, observation_type: str):
         aec_env, kernel_module = _rules_env(game, config, observation_type)
-        super().__init__(
-            game=game,
-            aec_env=aec_env,
-            kernel_module=kernel_module,
-            num_envs=num_envs,
-            seed=seed,
-            observation_type=observation_type,
-            num_threads=num_threads,
-            copy=copy,
-        )
-        self.config = dict(config)
+        return aec_env, kernel_module, None
 
 
 def play_random_hands(

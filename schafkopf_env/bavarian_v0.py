@@ -124,30 +124,16 @@ from __future__ import annotations
 
 from schafkopf_env.bavarian import kernel
 from schafkopf_env.four_hands import FourHandsEnv
-from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import GERMAN_32
 
 GAME = kernel.GAME
-NUM_SEATS = kernel.NUM_SEATS
-
-
-def env(**config) -> BavarianSchafkopfEnv:
-    """The environment. The safety of PettingZoo's wrappers (turn order, bounds, legality) is built in."""
-    return BavarianSchafkopfEnv(**config)
-
-
-def raw_env(**config) -> BavarianSchafkopfEnv:
-    """The same class as ``env``: nothing is lost by skipping the wrappers, which are built in."""
-    return BavarianSchafkopfEnv(**config)
 
 
 class BavarianSchafkopfEnv(FourHandsEnv):
-    """Bavarian Schafkopf as a PettingZoo AEC env (module docstring: the docs page)."""
+    """Bavarian Schafkopf as a PettingZoo AEC env (module docstring: the docs page); no rule options
+    (``FourHandsEnv`` does the rest)."""
 
-    metadata = {**FourHandsEnv.metadata, "name": "bavarian_v0"}
-    game_name = GAME
     deck = GERMAN_32
-    action_names = kernel.ACTION_NAMES
     kernel = kernel
 
     def __init__(
@@ -157,15 +143,7 @@ class BavarianSchafkopfEnv(FourHandsEnv):
         illegal_action: str = "raise",
         **unknown,
     ) -> None:
-        check_no_unknown_kwargs(GAME, unknown)
-        super().__init__(
-            NUM_SEATS,
-            config={},
-            render_mode=render_mode,
-            observation_type=observation_type,
-            illegal_action=illegal_action,
-        )
-        self._setup_kernel(kernel.make_params(), kernel.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)])
+        super().__init__({}, unknown, render_mode, observation_type, illegal_action)
 
     # ------------------------------------------------------------ inspection
     def state(self) -> dict:
@@ -268,3 +246,8 @@ def _trump_name(kind: int) -> str | None:
     if kind < 0:
         return None
     return "wenz" if kind == kernel.TRUMP_WENZ else "EGHS"[kind]
+
+
+env = raw_env = BavarianSchafkopfEnv
+"""``env(**config)`` and ``raw_env(**config)`` are the env class itself: what PettingZoo's wrappers would
+add (turn order, bounds, legality) is built in, at no cost per step."""

@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, TRICK_POWER, TRUMP
-from trick_core.bits import lowest_bit, nth_bit, popcount, uniform_below
+from trick_core.bits import lowest_bit, nth_bit, nth_set_index, popcount, uniform_below
 from trick_core.jit import inline_njit, njit
 
 WORTH_POINTS = 10
@@ -104,13 +104,7 @@ def random_set_index(mask, start, stop, rng):
             count += 1
     if count == 0:
         return -1
-    pick = uniform_below(rng, count)
-    for i in range(start, stop):
-        if mask[i] != 0:
-            if pick == 0:
-                return i
-            pick -= 1
-    return -1
+    return nth_set_index(mask, start, stop, uniform_below(rng, count))
 
 
 @inline_njit

@@ -7,14 +7,16 @@ of ``state()``. A fixed deal is ``reset(options={"dealer": d, "hands": {"player_
 without ``"dealer"`` seat 3 deals, so ``player_0`` is forehand (the seat after the dealer speaks first).
 ``{"dealer": d}`` alone deals random hands with that dealer.
 
-The kernel (``kernel`` of the subclass) provides ``NUM_SEATS`` (4), ``HAND_SIZE`` (8), ``S_DEALER`` and
-``S_DEALT_HANDS``; the subclass sets ``deck``.
+The kernel (``kernel`` of the subclass) provides ``NUM_SEATS`` (4), ``HAND_SIZE`` (8), ``S_DEALER``,
+``S_DEALT_HANDS``, ``OBS_SIZES`` (per observation type) and, for observations above 1, ``OBS_HIGH``; the
+subclass sets ``deck`` and passes its rule options to ``FourHandsEnv.__init__``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
 from trick_core.kernel_env import Deal, KernelEnv
 
@@ -24,6 +26,20 @@ DEFAULT_DEALER = 3
 
 class FourHandsEnv(KernelEnv):
     """Base of the four-seat Schafkopf envs whose deal is four hands of eight (module docstring)."""
+
+    def __init__(
+        self, rules: dict, unknown: dict, render_mode: str | None, observation_type: str, illegal_action: str
+    ) -> None:
+        """The env of the kernel's game with the rule options ``rules`` (integers, passed to the kernel's
+        ``make_params``); ``unknown`` holds the constructor options the game does not know (``ValueError``
+        naming them, before any other check)."""
+        k = self.kernel
+        check_no_unknown_kwargs(self.game_name, unknown)
+        params = k.make_params(**rules)
+        config = {name: int(value) for name, value in rules.items()}
+        super().__init__(k.NUM_SEATS, config, render_mode, observation_type, illegal_action)
+        obs_size = k.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)]
+        self._setup_kernel(params, obs_size, getattr(k, "OBS_HIGH", 1.0))
 
     def _parse_deal(self, options: dict) -> Deal:
         """A random deal for a given dealer, or a fixed deal of four hands (the 32 card indices, seat by

@@ -164,24 +164,11 @@ from trick_core.kernel_env import Deal, KernelEnv
 GAME = kernel.GAME
 
 
-def raw_env(**config) -> PalatinateEnv:
-    """The env class itself, ``PalatinateEnv(**config)``."""
-    return PalatinateEnv(**config)
-
-
-env = raw_env
-"""``env`` is ``raw_env``: what PettingZoo's wrappers would add (turn order, bounds, legality) is built in,
-at no cost per step."""
-
-
 class PalatinateEnv(KernelEnv):
     """Palatinate Schafkopf as a PettingZoo AEC env (module docstring: the docs page)."""
 
     kernel = kernel
-    game_name = kernel.GAME
-    action_names = kernel.ACTION_NAMES
     deck = FRENCH_32
-    metadata = {**KernelEnv.metadata, "name": "palatinate_v0"}
 
     def __init__(
         self,
@@ -194,13 +181,8 @@ class PalatinateEnv(KernelEnv):
     ) -> None:
         check_no_unknown_kwargs(GAME, unknown)
         params = kernel.make_params(players=players, max_doublings=max_doublings)
-        super().__init__(
-            num_seats=int(players),
-            config={"players": int(players), "max_doublings": int(max_doublings)},
-            render_mode=render_mode,
-            observation_type=observation_type,
-            illegal_action=illegal_action,
-        )
+        config = {"players": int(players), "max_doublings": int(max_doublings)}
+        super().__init__(int(players), config, render_mode, observation_type, illegal_action)
         obs_type = OBSERVATION_TYPES.index(observation_type)
         self._setup_kernel(params, kernel.observation_size(self.num_seats, int(max_doublings), obs_type))
 
@@ -371,3 +353,8 @@ def _result_line(result: dict) -> str:
         f"  declarer {outcome} with {result['declarer_card_points']} points, value {result['value']}, "
         f"settlement {result['settlement']}"
     )
+
+
+env = raw_env = PalatinateEnv
+"""``env(**config)`` and ``raw_env(**config)`` are the env class itself: what PettingZoo's wrappers would
+add (turn order, bounds, legality) is built in, at no cost per step."""

@@ -1,8 +1,9 @@
 """The batched environment shared by every game: N hands stepped together in compiled code.
 
-A game's ``batch`` module (``schafkopf_env.batch``, ``knuffeln_env.batch``) builds one of its PettingZoo
-envs from the user's options (so every option is validated, and encoded, exactly as there) and hands
-this class the env, its kernel module and its kernel ``params``. Everything per step happens in the
+A game's ``batch`` module (``schafkopf_env.batch``, ``knuffeln_env.batch``) subclasses ``BatchEnvCore``,
+whose constructor takes the user's options, and implements ``_game_rules``: one of its PettingZoo envs
+built from those options (so every option is validated, and encoded, exactly as there), its kernel module
+and its kernel ``params``. Everything per step happens in the
 compiled loops of ``trick_core.batch_loops``; Python only validates the action array and returns views.
 See ``schafkopf_env.batch`` for the user-facing documentation.
 """
@@ -58,6 +59,17 @@ class BatchBuffers(NamedTuple):
     rewards: np.ndarray
     settlements: np.ndarray
     parallel: bool
+
+
+ENV_ONLY_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
+"""AEC env options that make no sense for a batch (no rendering, illegal actions always raise)."""
+
+
+def check_batch_options(game: str, config: dict) -> None:
+    """``ValueError`` naming the options of ``config`` that only the AEC env has (``ENV_ONLY_OPTIONS``)."""
+    bad = sorted(set(config) & set(ENV_ONLY_OPTIONS))
+    if bad:
+        raise ValueError(f"{game}: option(s) {bad} do not apply to the batched env")
 
 
 def observation_type_code(observation_type: str) -> int:
@@ -125,24 +137,22 @@ class RandomHandPlayer:
 
 
 class BatchEnvCore:
-    """N hands of one game, stepped together (see ``schafkopf_env.batch`` for the API)."""
+    """N hands of one game, stepped together (see ``schafkopf_env.batch`` for the API). A game's batch
+    module subclasses it and implements ``_game_rules``."""
 
     def __init__(
         self,
-        *,
         game: str,
-        aec_env: TrickTakingEnv,
-        kernel_module: types.ModuleType,
         num_envs: int,
-        seed: int | None,
-        observation_type: str,
-        num_threads: int | None,
-        copy: bool,
-        params: np.ndarray | None = None,
+        seed: int | None = None,
+        observation_type: str = "observation",
+        num_threads: int | None = None,
+        copy: bool = True,
+        **config,
     ) -> None:
-        """``aec_env``: the game's PettingZoo env built with the user's options (its spaces, action names
-        and rule ``config`` define the batch); ``kernel_module``: that game's kernel; ``params``: its
-        kernel params (default: ``make_params(**aec_env.config)``)."""
+        """The batch env of the options documented in ``schafkopf_env.batch``; ``config`` holds the game's
+        rule options, those of its PettingZoo env."""
+        aec_env, kernel_module, params = self._game_rules(game, config, observation_type)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         check_num_threads(num_threads)
@@ -186,6 +196,13 @@ class BatchEnvCore:
         self._acting_players = np.full(n, -1, dtype=np.int64)
         self._has_reset = False
         self._seed(seed)
+        self.config = dict(config)
+
+    def _game_rules(self, game: str, config: dict, observation_type: str):
+        """``(aec_env, kernel_module, params)``: the game's PettingZoo env built with the user's options
+        (its spaces, action names and rule ``config`` define the batch; ``ValueError`` naming a bad
+        option), the game's kernel, and its kernel params (None: ``make_params(**aec_env.config)``)."""
+        raise NotImplementedError
 
     def _seed(self, seed: int | None) -> None:
         seeds = batch_loops.row_seeds(seed, 2 * self.num_envs)

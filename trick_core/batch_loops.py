@@ -23,7 +23,7 @@ import numpy as np
 from numba import prange
 
 from . import drivers
-from .bits import uniform_below_modulo
+from .bits import random_legal_action
 from .jit import njit, njit_parallel
 from .specialise import code_fingerprint, compile_copies, templates_of
 
@@ -174,24 +174,10 @@ def first_illegal_row(actions, action_masks):
 
 
 @njit
-def _sample_row(mask, rng):
-    count = 0
-    for a in range(mask.shape[0]):
-        count += mask[a]
-    pick = uniform_below_modulo(rng, count)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
-
-
-@njit
 def sample_legal_actions(action_masks, rngs, out):
     """One uniformly random legal action per row (every row must have one)."""
     for i in range(action_masks.shape[0]):
-        out[i] = _sample_row(action_masks[i], rngs[i])
+        out[i] = random_legal_action(action_masks[i], rngs[i])
 
 
 @njit_parallel
@@ -199,7 +185,7 @@ def sample_legal_actions_parallel(action_masks, rngs, out):
     """``sample_legal_actions`` over numba's threads (each row has its own stream, so the result is the
     same for any number of threads)."""
     for i in prange(action_masks.shape[0]):
-        out[i] = _sample_row(action_masks[i], rngs[i])
+        out[i] = random_legal_action(action_masks[i], rngs[i])
 
 
 # --------------------------------------------------------------------------------------------- specialisation

@@ -131,6 +131,28 @@ def random_bit(rng, mask):
 
 
 @inline_njit
+def nth_set_index(mask, start, stop, n):
+    """Index of the ``n``-th (0-based) non-zero entry of the array ``mask`` in ``[start, stop)``, counting
+    from ``start``; -1 if there are fewer."""
+    for i in range(start, stop):
+        if mask[i] != 0:
+            if n == 0:
+                return i
+            n -= 1
+    return -1
+
+
+@inline_njit
+def random_legal_action(mask, rng):
+    """A uniformly chosen legal action of an ``int8`` action mask (entries 0 or 1, at least one 1), drawn
+    with ``uniform_below_modulo``: the batch envs' action sampler."""
+    count = 0
+    for action in range(mask.shape[0]):
+        count += mask[action]
+    return nth_set_index(mask, 0, mask.shape[0], uniform_below_modulo(rng, count))
+
+
+@inline_njit
 def random_bit_modulo(rng, mask):
     """A uniformly chosen set bit of a non-zero mask, drawn with ``uniform_below_modulo``."""
     return nth_bit(mask, uniform_below_modulo(rng, popcount(mask)))

@@ -46,6 +46,17 @@ from .jit import njit, njit_no_refcount
 from .sampling import deal_with_constraints
 from .specialise import code_fingerprint, compile_copies, templates_of
 
+RESAMPLING_PROTOCOL = (
+    "DEAL_TRIES",
+    "MAX_HOLDERS",
+    "RESAMPLE_ATTEMPTS",
+    "hidden_card_constraints",
+    "replay_sample",
+    "resample_context",
+)
+"""What a kernel provides for ``resample_hidden`` (module docstring); each game's ``resample`` module has it
+as its ``__all__``, and its kernel re-exports it."""
+
 kernel = None
 """The game's kernel module; bound in each compiled copy."""
 playout = None

@@ -6,8 +6,9 @@ offers on ``env.unwrapped``: ``kernel_state()``, ``resample_from_infostate(agent
 ``playout_values(actions, playouts, seed)``. A game's env module then keeps only what is its own: the
 docstring (its docs page), its parameters, parsing and writing its deals, ``state()`` and rendering.
 
-A subclass sets ``kernel`` (the kernel module) and ``deck``, calls ``_setup_kernel(params, num_seats,
-config, obs_size, obs_high, ...)`` from its ``__init__``, and implements:
+A subclass sets ``kernel`` (the kernel module; its ``game_name``, PettingZoo name and fixed action names
+follow from it) and ``deck``, calls ``_setup_kernel(params, obs_size, obs_high)`` from its ``__init__``,
+and implements:
 
 | hook | what it does |
 |---|---|
@@ -68,6 +69,8 @@ class KernelEnv(TrickTakingEnv):
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
+        if "kernel" in cls.__dict__:
+            cls._name_after_kernel()
         if cls.kernel is not None and "_kernel_advance" not in cls.__dict__:
             compiled = drivers.compiled(cls.kernel)
             cls._drivers = compiled
@@ -78,6 +81,16 @@ class KernelEnv(TrickTakingEnv):
                 descriptor = CompiledKernel(function, signature)
                 descriptor.__set_name__(cls, name)
                 setattr(cls, name, descriptor)
+
+    @classmethod
+    def _name_after_kernel(cls) -> None:
+        """What a game's env class is called after its kernel: ``game_name`` (``kernel.GAME``), the
+        PettingZoo name ``<game>_v0`` in ``metadata`` and, where the kernel has one fixed table of them,
+        ``action_names`` (``kernel.ACTION_NAMES``)."""
+        cls.game_name = cls.kernel.GAME
+        cls.metadata = {**cls.metadata, "name": f"{cls.kernel.GAME}_v0"}
+        if hasattr(cls.kernel, "ACTION_NAMES"):
+            cls.action_names = cls.kernel.ACTION_NAMES
 
     def _setup_kernel(self, params: np.ndarray, obs_size: int, obs_high: float = 1.0) -> None:
         """Kernel arrays and spaces; call at the end of ``__init__`` (after ``TrickTakingEnv.__init__``)."""

@@ -12,10 +12,12 @@ field after another::
 
 Every game declares the fields of ``COMMON_FIELDS`` under these names (constants ``S_<NAME>``), so that
 the generic code (the env base, the drivers, the tests) reads the dealer, the seat to act, the hands and
-the action history of any game the same way.
+the action history of any game the same way; ``record_action`` appends to that history in every kernel.
 """
 
 from __future__ import annotations
+
+from .jit import inline_njit
 
 COMMON_FIELDS = {
     "params": "the rule options (the kernel's params array), copied in when a hand starts",
@@ -71,3 +73,14 @@ class StateLayout:
             name: int(state[offset]) if size == 1 else [int(x) for x in state[offset : offset + size]]
             for name, (offset, size) in self.fields.items()
         }
+
+
+@inline_njit
+def record_action(state, seat, action, history_length, history_seats, history_actions):
+    """Append ``(seat, action)`` to the action history of a kernel state, given the offsets of the game's
+    ``S_HISTORY_LENGTH``, ``S_HISTORY_SEATS`` and ``S_HISTORY_ACTIONS`` (the game's capacity holds its
+    longest hand)."""
+    length = state[history_length]
+    state[history_seats + length] = seat
+    state[history_actions + length] = action
+    state[history_length] = length + 1

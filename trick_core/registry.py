@@ -69,59 +69,39 @@ class GameSpec:
         return f"{self.name.capitalize()}-v0"
 
 
+def _game(name: str, family: str, variants: tuple[dict, ...], tournament_deals: int) -> GameSpec:
+    """The record of a game laid out as every game is (``docs/architecture.md``): package
+    ``<family>_env.<name>``, env module ``<family>_env.<name>_v0``, batch module ``<family>_env.batch``,
+    rules agent ``agents.rules.<name>:RulesAgent``."""
+    package = f"{family}_env.{name}"
+    return GameSpec(
+        name=name,
+        env_module_name=f"{package}_v0",
+        kernel_module_name=f"{package}.kernel",
+        reference_module_name=f"{package}.reference",
+        policy_module_name=f"{package}.heuristic",
+        rules_agent=f"agents.rules.{name}:RulesAgent",
+        batch_module_name=f"{family}_env.batch",
+        variants=variants,
+        tournament_deals=tournament_deals,
+    )
+
+
+KNUFFELN_VARIANTS = (
+    {},
+    {"players": 5},
+    {"variant": "hattstedt"},
+    {"variant": "bernhard1924"},
+    {"variant": "gruenberg1938"},
+    {"talk": "lexicon"},
+    {"talk": "tokens:4"},
+)
+
 GAME_SPECS = (
-    GameSpec(
-        name="knuffeln",
-        env_module_name="knuffeln_env.knuffeln_v0",
-        kernel_module_name="knuffeln_env.knuffeln.kernel",
-        reference_module_name="knuffeln_env.knuffeln.reference",
-        policy_module_name="knuffeln_env.knuffeln.heuristic",
-        rules_agent="agents.rules.knuffeln:RulesAgent",
-        batch_module_name="knuffeln_env.batch",
-        variants=(
-            {},
-            {"players": 5},
-            {"variant": "hattstedt"},
-            {"variant": "bernhard1924"},
-            {"variant": "gruenberg1938"},
-            {"talk": "lexicon"},
-            {"talk": "tokens:4"},
-        ),
-        tournament_deals=600,
-    ),
-    GameSpec(
-        name="bavarian",
-        env_module_name="schafkopf_env.bavarian_v0",
-        kernel_module_name="schafkopf_env.bavarian.kernel",
-        reference_module_name="schafkopf_env.bavarian.reference",
-        policy_module_name="schafkopf_env.bavarian.heuristic",
-        rules_agent="agents.rules.bavarian:RulesAgent",
-        batch_module_name="schafkopf_env.batch",
-        variants=({},),
-        tournament_deals=120,
-    ),
-    GameSpec(
-        name="palatinate",
-        env_module_name="schafkopf_env.palatinate_v0",
-        kernel_module_name="schafkopf_env.palatinate.kernel",
-        reference_module_name="schafkopf_env.palatinate.reference",
-        policy_module_name="schafkopf_env.palatinate.heuristic",
-        rules_agent="agents.rules.palatinate:RulesAgent",
-        batch_module_name="schafkopf_env.batch",
-        variants=({}, {"players": 4}),
-        tournament_deals=120,
-    ),
-    GameSpec(
-        name="asserufen",
-        env_module_name="schafkopf_env.asserufen_v0",
-        kernel_module_name="schafkopf_env.asserufen.kernel",
-        reference_module_name="schafkopf_env.asserufen.reference",
-        policy_module_name="schafkopf_env.asserufen.heuristic",
-        rules_agent="agents.rules.asserufen:RulesAgent",
-        batch_module_name="schafkopf_env.batch",
-        variants=({}, {"max_doublings": 1}),
-        tournament_deals=240,
-    ),
+    _game("knuffeln", "knuffeln", KNUFFELN_VARIANTS, tournament_deals=600),
+    _game("bavarian", "schafkopf", ({},), tournament_deals=120),
+    _game("palatinate", "schafkopf", ({}, {"players": 4}), tournament_deals=120),
+    _game("asserufen", "schafkopf", ({}, {"max_doublings": 1}), tournament_deals=240),
 )
 
 GAMES: dict[str, GameSpec] = {spec.name: spec for spec in GAME_SPECS}

@@ -20,7 +20,7 @@ import types
 from numba import prange
 
 from trick_core import batch_loops, drivers
-from trick_core.bits import uniform_below_modulo
+from trick_core.bits import random_legal_action, uniform_below_modulo
 from trick_core.jit import njit
 from trick_core.specialise import code_fingerprint, compile_copies
 
@@ -35,23 +35,8 @@ the ended hand waits for a next-step reset; hands the learner sat through withou
 1 to draw the learner's seat for every hand; the learner's seat in the hand that ended last."""
 ROW_INFO_COLUMNS = 6
 
-TEMPLATE_NAMES = ("sample_legal", "new_hand", "continue_row", "reset_rows", "learner_step_rows",
-                  "opponent_step_rows")
-SERIAL_TEMPLATES = ("sample_legal", "new_hand", "continue_row", "opponent_step_rows")
-
-
-def sample_legal(mask, rng):
-    """A uniformly random legal action of ``mask`` from the splitmix64 stream ``rng``."""
-    count = 0
-    for a in range(mask.shape[0]):
-        count += mask[a]
-    pick = uniform_below_modulo(rng, count)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
+TEMPLATE_NAMES = ("new_hand", "continue_row", "reset_rows", "learner_step_rows", "opponent_step_rows")
+SERIAL_TEMPLATES = ("new_hand", "continue_row", "opponent_step_rows")
 
 
 def new_hand(state, params, deal_rng, seat_rng, info, mask, num_seats):
@@ -102,7 +87,7 @@ def continue_row(seat, state, params, deal_rng, action_rng, seat_rng, info, rand
             continue
         if seat == info[LEARNER_SEAT] or not random_opponents:
             break
-        seat = advance(state, sample_legal(mask, action_rng), mask)
+        seat = advance(state, random_legal_action(mask, action_rng), mask)
     kernel.observe(state, seat, obs_type, observation)
     return reward, ended, seat
 

@@ -30,17 +30,19 @@ from schafkopf_env.trumps import RANK_A
 from trick_core.cards import FRENCH_32
 
 from .schafkopf_card_play import PlayView, relations
-from .schafkopf_cards import SUIT_PLAIN_CARDS, TRUMP_MASK, count, first_or_none, mask_of
+from .schafkopf_cards import SUIT_PLAIN_CARDS, first_or_none
 from .schafkopf_common import (
     HEARTS,
     NON_HEART_SUITS,
     BlockReader,
+    FourSeatTable,
     SchafkopfRulesAgent,
-    current_trick,
+    ace_call_hand,
+    decode_four_seat,
     double_or_not,
     du_bid,
     four_seat_play_view,
-    next_of_four,
+    solo_hand,
     trump_choice,
 )
 from .schafkopf_strength import best_call, suit_game_strength
@@ -102,43 +104,11 @@ class AsserufenThresholds:
     re: float = 12.0
 
 
-@dataclass
-class AsserufenTable:
-    """The seat's observation decoded; positions relative to the seat (0 itself, 1 left, ...)."""
-
-    hand: int
-    phase: str
-    dealer: int
-    contract: str | None
-    declarer: int | None
-    trump: int | None
-    called_card: int | None
-    partner: int | None
-    called_done: bool
-    leader: int | None
-    trick: list
-    played: int
-
-
-def decode(observation) -> AsserufenTable:
+def decode(observation) -> FourSeatTable:
     """Read an Asserufen observation vector (any observation type: the first segments are the same)."""
     blocks = _READER.read(observation)
-    leader = first_or_none(blocks["leader"])
-    contract = first_or_none(blocks["contract"])
-    return AsserufenTable(
-        hand=mask_of(blocks["hand"]),
-        phase=K.PHASE_NAMES[blocks["phase"][0]],
-        dealer=blocks["dealer"][0],
-        contract=None if contract is None else CONTRACTS[contract],
-        declarer=first_or_none(blocks["declarer"]),
-        trump=first_or_none(blocks["trump"]),
-        called_card=first_or_none(blocks["called_card"]),
-        partner=first_or_none(blocks["partner"]),
-        called_done=0 in blocks["called_rules"],
-        leader=leader,
-        trick=current_trick(blocks["trick"], leader, next_of_four),
-        played=mask_of(index % 32 for index in blocks["played"]),
-    )
+    called_done = 0 in blocks["called_rules"]
+    return decode_four_seat(blocks, K.PHASE_NAMES, CONTRACTS, first_or_none(blocks["called_card"]), called_done)
 
 
 class RulesAgent(SchafkopfRulesAgent):
@@ -156,15 +126,12 @@ class RulesAgent(SchafkopfRulesAgent):
         "doubling_round": "double",
     }
 
-    def __init__(self, game: str = "asserufen", seed: int | None = None, **thresholds) -> None:
-        super().__init__(game, seed, **thresholds)
-
-    def decode_table(self, env, agent: str) -> AsserufenTable:
+    def decode_table(self, env, agent: str) -> FourSeatTable:
         return decode(env.observe(agent)["observation"])
 
     # ------------------------------------------------------------------ bidding
 
-    def bid(self, table: AsserufenTable, names: dict) -> str:
+    def bid(self, table: FourSeatTable, names: dict) -> str:
         hand, limits = table.hand, self.thresholds
         du = du_bid(names, hand, table.dealer == NUM_SEATS - 1)
         if du is not None:
@@ -172,33 +139,24 @@ class RulesAgent(SchafkopfRulesAgent):
         for bid, suits in (("heart_solo", (HEARTS,)), ("solo", SOLO_SUITS)):
             if bid in names:
                 suit = max(suits, key=lambda s: suit_game_strength(hand, s))
-                if (
-                    suit_game_strength(hand, suit) >= limits.solo
-                    and count(hand & TRUMP_MASK[suit]) >= limits.solo_min_trumps
-                ):
+                if solo_hand(hand, suit, suit_game_strength(hand, suit), limits):
                     return bid
         strength = suit_game_strength(hand, HEARTS)
         if "darf_man" in names and strength >= limits.darf_man:
             return "darf_man"
-        if "haenge_an" in names and self._ace_call_hand(hand):
+        if "haenge_an" in names and ace_call_hand(
+            hand, limits.ace_call, limits.ace_call_min_trumps, limits.ace_call_three_trumps
+        ):
             return "haenge_an"
         return "weg"
 
-    def _ace_call_hand(self, hand: int) -> bool:
-        limits = self.thresholds
-        trumps = count(hand & TRUMP_MASK[HEARTS])
-        strength = suit_game_strength(hand, HEARTS)
-        if trumps >= limits.ace_call_min_trumps and strength >= limits.ace_call:
-            return True
-        return trumps == limits.ace_call_min_trumps - 1 and strength >= limits.ace_call_three_trumps
-
-    def answer(self, table: AsserufenTable, names: dict) -> str:
+    def answer(self, table: FourSeatTable, names: dict) -> str:
         """Accept darf man? with an ace to be called by (unless strong enough to declare), else refuse."""
         has_ace = bool(table.hand & NON_HEART_ACES)
         strong = suit_game_strength(table.hand, HEARTS) >= self.thresholds.refuse_darf_man
         return "accept" if has_ace and not strong else "refuse"
 
-    def call(self, table: AsserufenTable, names: dict) -> str:
+    def call(self, table: FourSeatTable, names: dict) -> str:
         by_suit = {}
         for name in names:
             if name.startswith("call:"):
@@ -207,18 +165,18 @@ class RulesAgent(SchafkopfRulesAgent):
         with_cards = [s for s in by_suit if hand_plain[s]] or list(by_suit)
         return by_suit[best_call(table.hand, with_cards, self.rng, HEARTS)]
 
-    def trump(self, table: AsserufenTable, names: dict) -> str:
+    def trump(self, table: FourSeatTable, names: dict) -> str:
         must_win_all = table.contract in DU_CONTRACTS
         return trump_choice(names, FRENCH_32, table.hand, must_win_all, table.dealer == NUM_SEATS - 1, self.rng)
 
-    def double(self, table: AsserufenTable, names: dict) -> str:
+    def double(self, table: FourSeatTable, names: dict) -> str:
         _, declaring = self._relations(table)
         against_du = table.contract in DU_CONTRACTS
         return double_or_not(names, table.hand, table.trump, declaring, against_du, self.thresholds)
 
     # ------------------------------------------------------------------ play
 
-    def play_view(self, table: AsserufenTable) -> PlayView:
+    def play_view(self, table: FourSeatTable) -> PlayView:
         called = -1 if table.called_card is None else table.called_card
         ace_call = table.contract == "ace_call"
         return four_seat_play_view(table, table.trump, ace_call, table.contract in DU_CONTRACTS, called)

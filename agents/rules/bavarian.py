@@ -26,14 +26,16 @@ from schafkopf_env.trumps import RANK_A, RANK_U, TRUMP_WENZ
 from trick_core.cards import GERMAN_32
 
 from .schafkopf_card_play import PlayView
-from .schafkopf_cards import SUIT_PLAIN_CARDS, TRUMP_MASK, count, first_or_none, mask_of
+from .schafkopf_cards import SUIT_PLAIN_CARDS, TRUMP_MASK, count, first_or_none
 from .schafkopf_common import (
     HEARTS,
     BlockReader,
+    FourSeatTable,
     SchafkopfRulesAgent,
-    current_trick,
+    ace_call_hand,
+    decode_four_seat,
     four_seat_play_view,
-    next_of_four,
+    solo_hand,
     suits_named,
     trump_choice,
 )
@@ -56,24 +58,6 @@ class BavarianThresholds:
     solo_min_trumps: float = 5
 
 
-@dataclass
-class BavarianTable:
-    """The seat's observation decoded (positions relative to the seat: 0 itself, 1 left, ...)."""
-
-    hand: int
-    phase: str
-    dealer: int
-    contract: str | None
-    declarer: int | None
-    kind: int | None
-    called_suit: int | None
-    partner: int | None
-    called_done: bool
-    leader: int | None
-    trick: list
-    played: int
-
-
 _READER = BlockReader(
     [
         ("hand", K.OBS_HAND, 32),
@@ -92,25 +76,12 @@ _READER = BlockReader(
 )
 
 
-def decode(observation) -> BavarianTable:
+def decode(observation) -> FourSeatTable:
     """Read a Bavarian observation vector (any observation type: the first block is the same)."""
     blocks = _READER.read(observation)
-    leader = first_or_none(blocks["leader"])
-    contract = first_or_none(blocks["contract"])
-    return BavarianTable(
-        hand=mask_of(blocks["hand"]),
-        phase=K.PHASE_NAMES[blocks["phase"][0]],
-        dealer=first_or_none(blocks["dealer"]),
-        contract=None if contract is None else CONTRACTS[contract],
-        declarer=first_or_none(blocks["declarer"]),
-        kind=first_or_none(blocks["trump"]),
-        called_suit=first_or_none(blocks["called_suit"]),
-        partner=first_or_none(blocks["partner"]),
-        called_done=bool(blocks["called_done"]),
-        leader=leader,
-        trick=current_trick(blocks["trick"], leader, next_of_four),
-        played=mask_of(index % 32 for index in blocks["played"]),
-    )
+    suit = first_or_none(blocks["called_suit"])
+    called_ace = None if suit is None else suit * 8 + RANK_A
+    return decode_four_seat(blocks, K.PHASE_NAMES, CONTRACTS, called_ace, bool(blocks["called_done"]))
 
 
 def plain_cards_of(hand: int, suit: int) -> int:
@@ -130,15 +101,12 @@ class RulesAgent(SchafkopfRulesAgent):
     thresholds_class = BavarianThresholds
     phase_decisions = {"bidding": "bid", "calling": "call", "choosing_trump": "trump"}
 
-    def __init__(self, game: str = "bavarian", seed: int | None = None, **thresholds) -> None:
-        super().__init__(game, seed, **thresholds)
-
-    def decode_table(self, env, agent: str) -> BavarianTable:
+    def decode_table(self, env, agent: str) -> FourSeatTable:
         return decode(env.observe(agent)["observation"])
 
     # ------------------------------------------------------------------ decisions
 
-    def bid(self, table: BavarianTable, names: dict) -> str:
+    def bid(self, table: FourSeatTable, names: dict) -> str:
         """The highest contract the hand is good for among the legal bids, else ``pass``."""
         hand, limits = table.hand, self.thresholds
         if "sie" in names:
@@ -152,10 +120,7 @@ class RulesAgent(SchafkopfRulesAgent):
             suits = [s for s in range(4) if plain_cards_of(hand, s)]
             if suits:
                 best = max(suits, key=lambda s: suit_game_strength(hand, s))
-                if (
-                    count(hand & TRUMP_MASK[best]) >= limits.solo_min_trumps
-                    and suit_game_strength(hand, best) >= limits.solo
-                ):
+                if solo_hand(hand, best, suit_game_strength(hand, best), limits):
                     return "solo"
         if "wenz" in names:
             unters = unters_of(hand)
@@ -163,27 +128,22 @@ class RulesAgent(SchafkopfRulesAgent):
                 count(unters) >= 3 or (count(unters) == 2 and unters & 1 << (0 * 8 + RANK_U))
             ) and wenz_strength(hand) >= limits.wenz:
                 return "wenz"
-        if "rufer" in names:
-            trumps = count(hand & TRUMP_MASK[HEARTS])
-            strength = suit_game_strength(hand, HEARTS)
-            if (trumps >= limits.rufer_min_trumps and strength >= limits.rufer) or (
-                trumps == limits.rufer_min_trumps - 1 and strength >= limits.rufer_three_trumps
-            ):
-                return "rufer"
+        if "rufer" in names and ace_call_hand(hand, limits.rufer, limits.rufer_min_trumps, limits.rufer_three_trumps):
+            return "rufer"
         return "pass"
 
-    def call(self, table: BavarianTable, names: dict) -> str:
+    def call(self, table: FourSeatTable, names: dict) -> str:
         suits = suits_named(names, "call:", GERMAN_32)
         return f"call:{GERMAN_32.suits[best_call(table.hand, suits, self.rng, HEARTS)]}"
 
-    def trump(self, table: BavarianTable, names: dict) -> str:
+    def trump(self, table: FourSeatTable, names: dict) -> str:
         leads_first = table.dealer == NUM_SEATS - 1
         return trump_choice(names, GERMAN_32, table.hand, table.contract == "solo_tout", leads_first, self.rng)
 
-    def play_view(self, table: BavarianTable) -> PlayView:
+    def play_view(self, table: FourSeatTable) -> PlayView:
         """The card-play view: who is on which side, what is still out, the trick so far."""
-        called_card = -1 if table.called_suit is None else table.called_suit * 8 + RANK_A
-        return four_seat_play_view(table, table.kind, table.contract == "rufer", table.contract in TOUTS, called_card)
+        called_card = -1 if table.called_card is None else table.called_card
+        return four_seat_play_view(table, table.trump, table.contract == "rufer", table.contract in TOUTS, called_card)
 
     # ------------------------------------------------------------------ helpers
 

@@ -38,10 +38,12 @@ from .schafkopf_common import (
     NON_HEART_SUITS,
     BlockReader,
     SchafkopfRulesAgent,
+    SchafkopfTable,
     current_trick,
     double_or_not,
     du_bid,
     positions_after,
+    solo_hand,
     trick_mask,
     trump_choice,
 )
@@ -66,20 +68,12 @@ class PalatinateThresholds:
 
 
 @dataclass
-class PalatinateTable:
-    """The seat's observation decoded; positions are relative to the seat (0 itself, then clockwise)."""
+class PalatinateTable(SchafkopfTable):
+    """The seat's observation decoded (``SchafkopfTable``) with the table's size and the cards the seat
+    laid away."""
 
     players: int
-    hand: int
-    phase: str
-    dealer: int
-    contract: str | None
-    declarer: int | None
-    trump: int | None
     discards: int
-    leader: int | None
-    trick: list
-    played: int
 
     @property
     def active(self) -> list[int]:
@@ -188,9 +182,6 @@ class RulesAgent(SchafkopfRulesAgent):
         "doubling": "double",
     }
 
-    def __init__(self, game: str = "palatinate", seed: int | None = None, **thresholds) -> None:
-        super().__init__(game, seed, **thresholds)
-
     def decode_table(self, env, agent: str) -> PalatinateTable:
         config = env.unwrapped.config
         return decode(env.observe(agent)["observation"], int(config["players"]), int(config["max_doublings"]))
@@ -205,7 +196,7 @@ class RulesAgent(SchafkopfRulesAgent):
         for bid, suits in (("heart_solo", (HEARTS,)), ("solo", SOLO_SUITS)):
             if bid in names:
                 suit, strength = best_suit_strength(hand, suits)
-                if strength >= limits.solo and count(hand & TRUMP_MASK[suit]) >= limits.solo_min_trumps:
+                if solo_hand(hand, suit, strength, limits):
                     return bid
         return "pass"
 

@@ -22,13 +22,13 @@ card play through ``choose_card``; with the helpers their decoders and decisions
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from ..base import Agent, legal_actions
 from .schafkopf_card_play import PlayView, choose_card, relations
-from .schafkopf_cards import FULL_MASK, NUM_CARDS, mask_of, pick_best
+from .schafkopf_cards import FULL_MASK, NUM_CARDS, TRUMP_MASK, count, first_or_none, mask_of, pick_best
 from .schafkopf_strength import suit_game_strength, trump_stopper, wins_every_trick
 
 
@@ -117,6 +117,54 @@ def trick_mask(trick) -> int:
     return mask_of(card for _, card in trick)
 
 
+@dataclass
+class SchafkopfTable:
+    """What every Schafkopf agent decodes of a seat's observation; positions relative to the seat (0 itself,
+    then clockwise)."""
+
+    hand: int
+    phase: str
+    dealer: int
+    contract: str | None
+    declarer: int | None
+    trump: int | None
+    """the trump kind (``schafkopf_env.trumps``)"""
+    leader: int | None
+    trick: list
+    played: int
+
+
+@dataclass
+class FourSeatTable(SchafkopfTable):
+    """The decoded observation in a four-seat ace-call game (Bavarian, Asserufen)."""
+
+    called_card: int | None
+    partner: int | None
+    called_done: bool
+
+
+def decode_four_seat(blocks: dict, phase_names, contracts, called_card: int | None, called_done: bool):
+    """The ``FourSeatTable`` of the observation blocks read by a game's ``BlockReader`` (names ``hand
+    dealer phase contract declarer trump partner leader trick played``), its phase and contract names
+    (in observation order), and what the game's own blocks say of the called card."""
+    leader = first_or_none(blocks["leader"])
+    contract = first_or_none(blocks["contract"])
+    return FourSeatTable(
+        hand=mask_of(blocks["hand"]),
+        phase=phase_names[blocks["phase"][0]],
+        dealer=first_or_none(blocks["dealer"]),
+        contract=None if contract is None else contracts[contract],
+        declarer=first_or_none(blocks["declarer"]),
+        trump=first_or_none(blocks["trump"]),
+        called_card=called_card,
+        partner=first_or_none(blocks["partner"]),
+        called_done=called_done,
+        leader=leader,
+        trick=current_trick(blocks["trick"], leader, next_of_four),
+        played=mask_of(index % 32 for index in blocks["played"]),
+    )
+
+
 def four_seat_play_view(table, kind: int, ace_call: bool, must_win_all: bool, called_card: int) -> PlayView:
     """The card-play view at a four-seat table where every seat plays (Bavarian, Asserufen); ``table``
     has the fields ``hand declarer partner called_done leader trick played`` of those games' decoders.
@@ -151,6 +199,22 @@ def trump_choice(names, deck, hand: int, must_win_all: bool, leads_first: bool, 
         suits = sure or suits
     suit = pick_best(suits, lambda s: suit_game_strength(hand, s) + (hearts_bonus if s == HEARTS else 0.0), rng)
     return f"trump:{deck.suits[suit]}"
+
+
+def solo_hand(hand: int, suit: int, strength: float, limits) -> bool:
+    """Whether ``hand``, of ``strength`` with ``suit`` trump, is good for a solo: ``limits.solo`` and
+    ``limits.solo_min_trumps`` trumps."""
+    return strength >= limits.solo and count(hand & TRUMP_MASK[suit]) >= limits.solo_min_trumps
+
+
+def ace_call_hand(hand: int, strength_needed: float, min_trumps: float, three_trumps_strength: float) -> bool:
+    """Whether ``hand`` is good for calling an ace (hearts trump): ``min_trumps`` trumps and strength
+    ``strength_needed``, or one trump fewer and strength ``three_trumps_strength``."""
+    trumps = count(hand & TRUMP_MASK[HEARTS])
+    strength = suit_game_strength(hand, HEARTS)
+    if trumps >= min_trumps and strength >= strength_needed:
+        return True
+    return trumps == min_trumps - 1 and strength >= three_trumps_strength
 
 
 def du_bid(names, hand: int, leads_first: bool) -> str | None:
@@ -202,7 +266,9 @@ class SchafkopfRulesAgent(Agent):
     phase_decisions: dict[str, str] = {}
     """phase name -> name of the method deciding it"""
 
-    def __init__(self, game: str, seed: int | None = None, **thresholds) -> None:
+    def __init__(self, game: str | None = None, seed: int | None = None, **thresholds) -> None:
+        """``game`` defaults to the agent's own game (any other raises ``ValueError``)."""
+        game = self.game_name if game is None else game
         super().__init__(game, seed)
         if game != self.game_name:
             raise ValueError(f"agents.rules_{self.game_name} plays {self.game_name}, not {game!r}")

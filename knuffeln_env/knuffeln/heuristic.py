@@ -77,23 +77,10 @@ cards that beat ``card`` (``kk.beats``); ``UNBEATABLE_CARDS[chosen]``, ``UNCHOSE
 
 
 @njit
-def _weakest(strengths, cards):
-    """The lowest-strength card of ``cards`` (the lowest index among equals); ``strengths`` is one
-    ``STRENGTH[ranking, chosen]`` row."""
-    best = -1
-    best_strength = 1 << 30
-    while cards != 0:
-        card = lowest_bit(cards)
-        cards &= cards - 1
-        strength = strengths[card]
-        if strength < best_strength:
-            best, best_strength = card, strength
-    return best
-
-
-@njit
 def _cheapest_safe(strengths, beaten_by, cards, opponents):
-    """The lowest-strength card of ``cards`` that no card in ``opponents`` beats (-1 if none)."""
+    """The lowest-strength card of ``cards`` (the lowest index among equals) that no card in ``opponents``
+    beats (-1 if none); ``strengths`` and ``beaten_by`` are ``STRENGTH[ranking, chosen]`` and
+    ``BEATEN_BY[ranking, chosen]`` rows."""
     best = -1
     best_strength = 1 << 30
     while cards != 0:
@@ -103,6 +90,12 @@ def _cheapest_safe(strengths, beaten_by, cards, opponents):
         if strength < best_strength and beaten_by[card] & opponents == 0:
             best, best_strength = card, strength
     return best
+
+
+@inline_njit
+def _weakest(strengths, beaten_by, cards):
+    """The lowest-strength card of ``cards``: ``_cheapest_safe`` with no opponent card to fear."""
+    return _cheapest_safe(strengths, beaten_by, cards, 0)
 
 
 @njit
@@ -140,11 +133,11 @@ def choose_card(state, me, cards):
             position, winner = i, card
     partner_wins = state[kk.S_TEAM + state[kk.S_TRICK_SEAT + position]] == state[kk.S_TEAM + me]
     if partner_wins and beaten_by[winner] & opponents == 0:
-        return _weakest(strengths, cards)
+        return _weakest(strengths, beaten_by, cards)
     best = _cheapest_safe(strengths, beaten_by, cards & beaten_by[winner], opponents)
     if best >= 0:
         return best
-    return _weakest(strengths, cards)
+    return _weakest(strengths, beaten_by, cards)
 
 
 @njit
@@ -158,7 +151,7 @@ def _lead(cards, chosen, strengths, beaten_by, opponents):
     aces = cards & UNCHOSEN_ACES[chosen]
     if aces != 0:
         return lowest_bit(aces)
-    return _weakest(strengths, cards)
+    return _weakest(strengths, beaten_by, cards)
 
 
 @njit

@@ -48,6 +48,9 @@ from .scoring import settle
 from .state import current_seat  # noqa: F401
 from .tables import *  # noqa: F403  (re-exported: the game's constants, make_params, action_names)
 
+random_legal_action = draw_legal_action
+"""A uniformly drawn legal action, straight from the legal sets (no mask array)."""
+
 
 @njit_no_refcount
 def deal_random(state, params, rng):
@@ -68,12 +71,6 @@ def legal_action_mask(state, out):
     """Fill the int8 ``out`` (length ``num_actions(params)``) with the legal actions of the seat to act
     (all zero when over), from the legal sets."""
     fill_action_mask(state, out)
-
-
-@njit_no_refcount
-def random_legal_action(state, rng):
-    """A uniformly drawn legal action, straight from the legal sets (no mask array)."""
-    return draw_legal_action(state, rng)
 
 
 @njit_no_refcount

@@ -11,24 +11,7 @@ from __future__ import annotations
 
 from trick_core.layout import StateLayout
 
-from .tables import (
-    MAX_SEATS,
-    MAX_TRICKS,
-    NUM_CARDS,
-    NUM_PHASES,
-    NUM_PHRASES,
-    NUM_RANKS,
-    NUM_SUITS,
-    PARAM_PLAYERS,
-    PARAM_TALK,
-    PARAM_TOKENS,
-    PARAM_VARIANT,
-    PARAMS_SIZE,
-    PHASE_NAMES,
-    STOCK_SIZE,
-    TALK_LEXICON,
-    TALK_OFF,
-)
+from . import tables
 
 # --------------------------------------------------------------------------- state
 MAX_TALK = 36
@@ -37,25 +20,25 @@ HISTORY_CAPACITY = 128
 """Actions in a hand at most: 100 with four players (6 ten-exchange asks, 12 Ole asks, 36 cards, 36 talk
 turns, 9 answers, a stop), 99 with five (the dealer's choice, 7 asks, 45 cards, 36 talk turns, 9 answers, a
 stop)."""
-TRICK_LOG_WIDTH = 3 + MAX_SEATS
+TRICK_LOG_WIDTH = 3 + tables.MAX_SEATS
 """Per completed trick: leader, winner, led face down and accepted (0/1), then the card of each seat (-1)."""
 OLE_LOG_SIZE = 3
 """At most three bottom Oles are taken in a hand."""
 
 layout = StateLayout("knuffeln")
-S_PARAMS = layout.field("params", PARAMS_SIZE)
-S_VARIANT = S_PARAMS + PARAM_VARIANT
-S_PLAYERS = S_PARAMS + PARAM_PLAYERS
-S_TALK = S_PARAMS + PARAM_TALK
-S_TOKENS = S_PARAMS + PARAM_TOKENS
+S_PARAMS = layout.field("params", tables.PARAMS_SIZE)
+S_VARIANT = S_PARAMS + tables.PARAM_VARIANT
+S_PLAYERS = S_PARAMS + tables.PARAM_PLAYERS
+S_TALK = S_PARAMS + tables.PARAM_TALK
+S_TOKENS = S_PARAMS + tables.PARAM_TOKENS
 S_DEALER = layout.field("dealer")
 S_PHASE = layout.field("phase")
 S_SEAT_TO_ACT = layout.field("seat_to_act")  # -1 once over
 S_FOREHAND = layout.field("forehand")
 S_REDEALS = layout.field("redeals")  # new deals by the same dealer: four of one suit turned
-S_DEALT_HANDS = layout.field("dealt_hands", MAX_SEATS)  # as dealt (after any redeal): the record of the deal
-S_STOCK = layout.field("stock", STOCK_SIZE)  # stock cards, top (turned first) to bottom
-S_HANDS = layout.field("hands", MAX_SEATS)
+S_DEALT_HANDS = layout.field("dealt_hands", tables.MAX_SEATS)  # as dealt (after any redeal): the record of the deal
+S_STOCK = layout.field("stock", tables.STOCK_SIZE)  # stock cards, top (turned first) to bottom
+S_HANDS = layout.field("hands", tables.MAX_SEATS)
 S_FIRST_SUIT = layout.field("first_suit")
 S_SECOND_SUIT = layout.field("second_suit")
 S_CHOSEN = layout.field("chosen")  # 4-bit mask of the chosen suits
@@ -66,10 +49,10 @@ S_STOCK_MASK = layout.field("stock_mask")  # face-down stock cards still in it (
 S_OUT_MASK = layout.field("out_mask")  # Queens/Kings given for Oles: face down in the stock, out of play
 S_PUBLIC_STOCK_MASK = layout.field("public_stock_mask")  # stock cards shown to all (bottom Oles, 1924 three)
 S_DEALER_SEEN_MASK = layout.field("dealer_seen_mask")  # stock cards the dealer looked at
-S_EXCHANGED_IN = layout.field("exchanged_in", MAX_SEATS)  # cards each seat received by exchange (public)
-S_EXCHANGED_OUT = layout.field("exchanged_out", MAX_SEATS)  # cards each seat gave by exchange (public)
+S_EXCHANGED_IN = layout.field("exchanged_in", tables.MAX_SEATS)  # cards each seat received by exchange (public)
+S_EXCHANGED_OUT = layout.field("exchanged_out", tables.MAX_SEATS)  # cards each seat gave by exchange (public)
 S_TENS_EXCHANGED = layout.field("tens_exchanged")  # suit mask of chosen suits whose ten was exchanged
-S_ASK_ORDER = layout.field("ask_order", MAX_SEATS)  # seats asked in the running exchange round, in order
+S_ASK_ORDER = layout.field("ask_order", tables.MAX_SEATS)  # seats asked in the running exchange round, in order
 S_ASK_LENGTH = layout.field("ask_length")
 S_ASK_INDEX = layout.field("ask_index")
 S_OLE_POSITION = layout.field("ole_position")  # stock index of the Ole on offer (or being checked)
@@ -81,16 +64,16 @@ S_OLE_LOG_TAKER = layout.field("ole_log_taker", OLE_LOG_SIZE)
 S_OLE_LOG_GIVEN = layout.field("ole_log_given", OLE_LOG_SIZE)
 S_OLE_LOG_TAKEN = layout.field("ole_log_taken", OLE_LOG_SIZE)
 S_DEALER_MODE = layout.field("dealer_mode")  # DEALER_* of tables
-S_TEAM = layout.field("team", MAX_SEATS)  # team of each seat, -1 sitting out
-S_NEXT = layout.field("next", MAX_SEATS)  # next seat in playing order
+S_TEAM = layout.field("team", tables.MAX_SEATS)  # team of each seat, -1 sitting out
+S_NEXT = layout.field("next", tables.MAX_SEATS)  # next seat in playing order
 S_NUM_ACTIVE = layout.field("num_active")
 S_TARGET = layout.field("target", 2)  # tricks a team needs to win the hand
 S_MAX_TRICKS = layout.field("max_tricks")
 S_TRICK_NUMBER = layout.field("trick_number")  # completed tricks
 S_LEADER = layout.field("leader")
 S_TRICK_SIZE = layout.field("trick_size")  # cards on the table in the current trick
-S_TRICK_CARD = layout.field("trick_card", MAX_SEATS)  # in playing order
-S_TRICK_SEAT = layout.field("trick_seat", MAX_SEATS)
+S_TRICK_CARD = layout.field("trick_card", tables.MAX_SEATS)  # in playing order
+S_TRICK_SEAT = layout.field("trick_seat", tables.MAX_SEATS)
 S_TRICK_FACE_DOWN = layout.field("trick_face_down")  # the led card lies face down awaiting the answer
 S_FACE_DOWN_CARD = layout.field("face_down_card")  # that card (kept after a flee: it stays hidden), -1
 S_TURNER = layout.field("turner")
@@ -101,8 +84,8 @@ S_JANN_PENDING = layout.field("jann_pending")  # the leader chooses: stop (take 
 S_COMMITTED = layout.field("committed")  # team committed to a Durchmarsch (-1)
 S_ACCEPTED = layout.field("accepted")  # accepted turns in this hand
 S_ACCEPTED_BY = layout.field("accepted_by", 2)  # accepted turns offered by each team
-S_PLAYED = layout.field("played", MAX_SEATS)  # cards each seat has played face up (or face down, accepted)
-S_TRICK_LOG = layout.field("trick_log", MAX_TRICKS * TRICK_LOG_WIDTH)
+S_PLAYED = layout.field("played", tables.MAX_SEATS)  # cards each seat has played face up (or face down, accepted)
+S_TRICK_LOG = layout.field("trick_log", tables.MAX_TRICKS * TRICK_LOG_WIDTH)
 S_TALK_COUNT = layout.field("talk_count")
 S_TALK_SEAT = layout.field("talk_seat", MAX_TALK)
 S_TALK_ACTION = layout.field("talk_action", MAX_TALK)
@@ -110,13 +93,13 @@ S_RESULT_KIND = layout.field("result_kind")
 S_WINNER_TEAM = layout.field("winner_team")
 S_RESULT_UNITS = layout.field("result_units")
 S_RESULT_BY_FLEE = layout.field("result_by_flee")
-S_SETTLEMENT = layout.field("settlement", MAX_SEATS)
-S_POINTS = layout.field("points", MAX_SEATS)  # tricks taken: only tricks count in Knüffeln
-S_TRICKS_WON = layout.field("tricks_won", MAX_SEATS)
+S_SETTLEMENT = layout.field("settlement", tables.MAX_SEATS)
+S_POINTS = layout.field("points", tables.MAX_SEATS)  # tricks taken: only tricks count in Knüffeln
+S_TRICKS_WON = layout.field("tricks_won", tables.MAX_SEATS)
 S_HISTORY_LENGTH = layout.field("history_length")
 S_HISTORY_SEATS = layout.field("history_seats", HISTORY_CAPACITY)
 S_HISTORY_ACTIONS = layout.field("history_actions", HISTORY_CAPACITY)
-S_PACK = layout.field("pack", NUM_CARDS)  # scratch: the shuffled pack while dealing
+S_PACK = layout.field("pack", tables.NUM_CARDS)  # scratch: the shuffled pack while dealing
 STATE_SIZE = layout.size
 
 # --------------------------------------------------------------------------- observation
@@ -124,27 +107,27 @@ OBS_OBSERVATION, OBS_INFORMATION_STATE, OBS_PERFECT = range(3)
 OBS_HIGH = 64.0
 NUM_COUNTERS = 9
 NUM_RESULT_FEATURES = 8
-TALK_CARD_FEATURES = NUM_SUITS + NUM_RANKS
+TALK_CARD_FEATURES = tables.NUM_SUITS + tables.NUM_RANKS
 
 
 def talk_vocabulary(params) -> int:
     """Utterance classes of a talk slot: lexicon = silent, 24 phrases, show; tokens = silent, N tokens."""
-    mode = int(params[PARAM_TALK])
-    if mode == TALK_OFF:
+    mode = int(params[tables.PARAM_TALK])
+    if mode == tables.TALK_OFF:
         return 0
-    if mode == TALK_LEXICON:
-        return 2 + NUM_PHRASES
-    return 1 + int(params[PARAM_TOKENS])
+    if mode == tables.TALK_LEXICON:
+        return 2 + tables.NUM_PHRASES
+    return 1 + int(params[tables.PARAM_TOKENS])
 
 
 def observation_layout(params, obs_type: int) -> list[tuple[str, int]]:
     """The observation vector section by section (name, size): the docs page's index table."""
-    n = int(params[PARAM_PLAYERS])
-    c = NUM_CARDS
+    n = int(params[tables.PARAM_PLAYERS])
+    c = tables.NUM_CARDS
     sections = [
         ("dealer (relative seat one-hot)", n), ("my team (relative seats)", n), ("active seats", n),
-        ("phase one-hot " + "/".join(PHASE_NAMES), NUM_PHASES), ("to act (relative seat)", n),
-        ("first chosen suit", NUM_SUITS), ("second chosen suit", NUM_SUITS), ("my hand", c),
+        ("phase one-hot " + "/".join(tables.PHASE_NAMES), tables.NUM_PHASES), ("to act (relative seat)", n),
+        ("first chosen suit", tables.NUM_SUITS), ("second chosen suit", tables.NUM_SUITS), ("my hand", c),
         ("cards turned to choose the suits", c), ("cards face up beside the stock", c),
         ("stock cards shown to all (bottom Oles, 1924/38 bottom three)", c),
         ("face-down stock cards I know", c), ("out of play (Queens/Kings given for Oles)", c),
@@ -166,7 +149,7 @@ def observation_layout(params, obs_type: int) -> list[tuple[str, int]]:
         )
     if obs_type >= OBS_INFORMATION_STATE:
         sections.append(("trick history: 9 x (leader, card per relative seat, accepted face-down)",
-                         MAX_TRICKS * (n + n * c + 1)))
+                         tables.MAX_TRICKS * (n + n * c + 1)))
     if obs_type == OBS_PERFECT:
         sections += [("all hands, per relative seat", n * c), ("face-down stock", c), ("face-down led card", c)]
     return sections

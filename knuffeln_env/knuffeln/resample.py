@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from trick_core.bits import lowest_bit, random_bit
+from trick_core.drivers import RESAMPLING_PROTOCOL
 from trick_core.jit import inline_njit, njit
 
 from .deal import setup_hand
@@ -60,8 +61,7 @@ from .tables import (
     STOCK_SIZE,
 )
 
-__all__ = ("MAX_HOLDERS", "DEAL_TRIES", "RESAMPLE_ATTEMPTS", "hidden_card_constraints", "resample_context",
-           "replay_sample")
+__all__ = RESAMPLING_PROTOCOL
 """The resampling protocol of ``trick_core.drivers.resample_hidden`` (re-exported by ``kernel``)."""
 
 MAX_HOLDERS = MAX_SEATS + 2

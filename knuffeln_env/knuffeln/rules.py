@@ -14,11 +14,15 @@ import numpy as np
 
 from trick_core.bits import lowest_bit, nth_bit, popcount, uniform_below
 from trick_core.jit import inline_njit, njit_no_refcount
+from trick_core.layout import record_action
 
 from .deal import choose_dealer_game
 from .exchanges import decline_ole, decline_ten, exchange_ten, take_ole, ten_exchange_cards
 from .layout import (
     S_HANDS,
+    S_HISTORY_ACTIONS,
+    S_HISTORY_LENGTH,
+    S_HISTORY_SEATS,
     S_JANN_PENDING,
     S_OLE_ENTITLED,
     S_PHASE,
@@ -27,7 +31,6 @@ from .layout import (
 )
 from .play import follow, lead
 from .scoring import take_jann
-from .state import record_action
 from .tables import (
     ACTION_ACCEPT,
     ACTION_DECLINE,
@@ -156,7 +159,7 @@ def draw_legal_action(state, rng):
 def apply(state, action):
     """Apply a legal action of the seat to act, recording it in the history."""
     seat = state[S_SEAT_TO_ACT]
-    record_action(state, seat, action)
+    record_action(state, seat, action, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_HISTORY_ACTIONS)
     phase = state[S_PHASE]
     if phase == PHASE_PLAY:
         if action == ACTION_STOP:

@@ -15,9 +15,6 @@ from trick_core.jit import inline_njit
 
 from .layout import (
     S_DEALER,
-    S_HISTORY_ACTIONS,
-    S_HISTORY_LENGTH,
-    S_HISTORY_SEATS,
     S_NEXT,
     S_PARAMS,
     S_REDEALS,
@@ -87,11 +84,3 @@ def copy_deal_setting(source, target):
     target[S_DEALER] = source[S_DEALER]
     target[S_REDEALS] = source[S_REDEALS]
 
-
-@inline_njit
-def record_action(state, seat, action):
-    """Append ``(seat, action)`` to the action history (``HISTORY_CAPACITY`` holds the longest hand)."""
-    length = state[S_HISTORY_LENGTH]
-    state[S_HISTORY_SEATS + length] = seat
-    state[S_HISTORY_ACTIONS + length] = action
-    state[S_HISTORY_LENGTH] = length + 1

@@ -136,3 +136,20 @@ def answer_in_round(state, seat, action):
         end_round(state)
     else:
         state[S_SEAT_TO_ACT] = (seat + 1) % NUM_SEATS
+
+
+@inline_njit
+def legal_doubling_bits(state, seat):
+    """The legal answers of ``seat`` in either doubling phase: the offer or a round of asking."""
+    if state[S_PHASE] == PHASE_OFFER:
+        return legal_offer_bits(state, seat)
+    return legal_round_bits(state, seat)
+
+
+@inline_njit
+def answer_doubling(state, seat, action):
+    """``seat``'s answer in either doubling phase: to the offer or in a round of asking."""
+    if state[S_PHASE] == PHASE_OFFER:
+        answer_offer(state, seat, action)
+    else:
+        answer_in_round(state, seat, action)

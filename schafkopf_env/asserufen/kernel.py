@@ -24,22 +24,18 @@ The rules are those of ``docs/rules/palatinate_schafkopf.md`` sections 1 and 3.
 
 from __future__ import annotations
 
-from trick_core.jit import inline_njit, njit, njit_no_refcount
+import sys
+
+from trick_core.entry_points import entry_points
+from trick_core.jit import inline_njit, njit
 
 from .bidding import callable_cards, may_say_darf_man  # noqa: F401
 from .layout import *  # noqa: F403  (re-exported: the state and observation layout)
 from .layout import S_SEAT_TO_ACT
 from .observe import observe, partner_known_to  # noqa: F401
 from .play import legal_card_bits  # noqa: F401
-from .resample import (  # noqa: F401  (the resampling protocol of trick_core.drivers)
-    DEAL_TRIES,
-    MAX_HOLDERS,
-    RESAMPLE_ATTEMPTS,
-    hidden_card_constraints,
-    replay_sample,
-    resample_context,
-)
-from .rules import apply, bits_to_mask, is_legal, legal_action_bits, random_step  # noqa: F401
+from .resample import *  # noqa: F403  (re-exported: the resampling protocol of trick_core.drivers)
+from .rules import apply, is_legal, legal_action_bits, random_step  # noqa: F401
 from .scoring import declarer_side_mask, score_items, settle  # noqa: F401
 from .state import deal_random_with, on_declarer_side, start_hand_with_cards  # noqa: F401
 from .tables import *  # noqa: F403  (re-exported: the game's constants and make_params)
@@ -52,38 +48,11 @@ def init_state(state, params, dealer, deal_cards):
     start_hand_with_cards(state, params[PARAM_MAX_DOUBLINGS], dealer, deal_cards)
 
 
-@njit_no_refcount
-def deal_random(state, params, rng):
-    """Draw the dealer, then shuffle and deal packets of four (``deal_random_for_dealer``)."""
-    deal_random_with(state, params, rng, -1)
-
-
-@njit_no_refcount
-def deal_random_for_dealer(state, params, rng, dealer):
-    """Shuffle and deal packets of four from forehand round the table twice, for ``dealer`` (-1: drawn
-    first, as in ``deal_random``); the trick area of the new state serves as the shuffling table."""
-    deal_random_with(state, params, rng, dealer)
-
-
 @inline_njit
 def current_seat(state):
     """The seat to act, -1 once the hand is over."""
     return state[S_SEAT_TO_ACT]
 
 
-@njit_no_refcount
-def legal_action_mask(state, out):
-    """Fill int8 ``out[NUM_ACTIONS]`` with the legal actions of the seat to act (zeros once over)."""
-    bits_to_mask(legal_action_bits(state), out)
-
-
-@njit_no_refcount
-def apply_action(state, action):
-    """Apply a legal action of the seat to act (unchecked: callers check the mask)."""
-    apply(state, action)
-
-
-@njit_no_refcount
-def settlement(state, out):
-    """Units per seat once over (zero-sum); zeros when thrown in or still running."""
-    settle(state, out)
+deal_random, deal_random_for_dealer, legal_action_mask, apply_action, settlement = entry_points(sys.modules[__name__])
+"""The remaining entry points of the contract, written once (``trick_core.entry_points``)."""

@@ -9,36 +9,7 @@ from schafkopf_env.trumps import NUM_CARDS
 from trick_core.bits import ONE, ZERO, lowest_bit
 from trick_core.jit import inline_njit, njit_no_refcount
 
-from .layout import (
-    BID_SLOTS,
-    OBS_HISTORY_TRICK,
-    OBS_TYPE_INFORMATION_STATE,
-    OBS_TYPE_OBSERVATION,
-    S_ANSWER,
-    S_BIDS,
-    S_CALLED_CARD,
-    S_CALLED_SUIT_DONE,
-    S_CONTRACT,
-    S_DEALER,
-    S_DECLARER,
-    S_DOUBLERS,
-    S_DOUBLINGS,
-    S_HANDS,
-    S_PARTNER,
-    S_PARTNER_KNOWN,
-    S_PHASE,
-    S_PLAYED_BY,
-    S_POINTS,
-    S_RAN_AWAY,
-    S_SEAT_TO_ACT,
-    S_TRICK_CARDS,
-    S_TRICK_LEADERS,
-    S_TRICK_NUMBER,
-    S_TRICK_SIZE,
-    S_TRICK_WINNERS,
-    S_TRICKS_WON,
-    S_TRUMP_KIND,
-)
+from . import layout
 from .state import card_mask
 from .tables import (
     ACTION_ACCEPT,
@@ -76,15 +47,15 @@ def put_seat(out, at, seat, viewer):
 @inline_njit
 def partner_known_to(state, viewer):
     """The partnership is public, or ``viewer`` is the holder of the called card."""
-    if state[S_CONTRACT] != CONTRACT_ACE_CALL or state[S_CALLED_CARD] < 0:
+    if state[layout.S_CONTRACT] != CONTRACT_ACE_CALL or state[layout.S_CALLED_CARD] < 0:
         return False
-    return state[S_PARTNER_KNOWN] == 1 or viewer == state[S_PARTNER]
+    return state[layout.S_PARTNER_KNOWN] == 1 or viewer == state[layout.S_PARTNER]
 
 
 @inline_njit
 def trick_in_progress(state):
     """Whether a trick is being played (or about to be, at a contra offer or a round of asking)."""
-    phase = state[S_PHASE]
+    phase = state[layout.S_PHASE]
     return phase == PHASE_OFFER or phase == PHASE_ROUND or phase == PHASE_PLAY
 
 
@@ -94,13 +65,13 @@ def observe(state, viewer, obs_type, out):
     out[:] = 0.0
     at = observe_table(state, viewer, out)
     at = observe_cards(state, viewer, out, at)
-    if obs_type == OBS_TYPE_OBSERVATION:
+    if obs_type == layout.OBS_TYPE_OBSERVATION:
         return
     at = observe_history(state, viewer, out, at)
-    if obs_type == OBS_TYPE_INFORMATION_STATE:
+    if obs_type == layout.OBS_TYPE_INFORMATION_STATE:
         return
     for seat in range(NUM_SEATS):
-        put_cards(out, at + relative_seat(seat, viewer) * NUM_CARDS, card_mask(state, S_HANDS + seat))
+        put_cards(out, at + relative_seat(seat, viewer) * NUM_CARDS, card_mask(state, layout.S_HANDS + seat))
 
 
 @inline_njit
@@ -108,66 +79,66 @@ def observe_table(state, viewer, out):
     """The segments from the own hand to the doubles said (the bidding, the contract, the partnership);
     returns the offset after them."""
     at = 0
-    put_cards(out, at, card_mask(state, S_HANDS + viewer))
+    put_cards(out, at, card_mask(state, layout.S_HANDS + viewer))
     at += NUM_CARDS
-    put_seat(out, at, state[S_DEALER], viewer)
+    put_seat(out, at, state[layout.S_DEALER], viewer)
     at += NUM_SEATS
-    out[at + state[S_PHASE]] = 1.0
+    out[at + state[layout.S_PHASE]] = 1.0
     at += NUM_PHASES
-    put_seat(out, at, state[S_SEAT_TO_ACT], viewer)
+    put_seat(out, at, state[layout.S_SEAT_TO_ACT], viewer)
     at += NUM_SEATS
     for seat in range(NUM_SEATS):
-        out[at + relative_seat(seat, viewer) * BID_SLOTS + state[S_BIDS + seat] + 1] = 1.0
-    at += NUM_SEATS * BID_SLOTS
-    if state[S_ANSWER] >= 0:
-        out[at + state[S_ANSWER] - ACTION_ACCEPT] = 1.0
+        out[at + relative_seat(seat, viewer) * layout.BID_SLOTS + state[layout.S_BIDS + seat] + 1] = 1.0
+    at += NUM_SEATS * layout.BID_SLOTS
+    if state[layout.S_ANSWER] >= 0:
+        out[at + state[layout.S_ANSWER] - ACTION_ACCEPT] = 1.0
     at += 2
-    if state[S_CONTRACT] != CONTRACT_NONE:
-        out[at + state[S_CONTRACT] - 1] = 1.0
+    if state[layout.S_CONTRACT] != CONTRACT_NONE:
+        out[at + state[layout.S_CONTRACT] - 1] = 1.0
     at += 5
-    put_seat(out, at, state[S_DECLARER], viewer)
+    put_seat(out, at, state[layout.S_DECLARER], viewer)
     at += NUM_SEATS
-    if state[S_TRUMP_KIND] >= 0:
-        out[at + state[S_TRUMP_KIND]] = 1.0
+    if state[layout.S_TRUMP_KIND] >= 0:
+        out[at + state[layout.S_TRUMP_KIND]] = 1.0
     at += 4
-    if state[S_CALLED_CARD] >= 0:
-        out[at + state[S_CALLED_CARD]] = 1.0
+    if state[layout.S_CALLED_CARD] >= 0:
+        out[at + state[layout.S_CALLED_CARD]] = 1.0
     at += NUM_CARDS
-    out[at] = float(state[S_PARTNER_KNOWN])
+    out[at] = float(state[layout.S_PARTNER_KNOWN])
     at += 1
     if partner_known_to(state, viewer):
-        put_seat(out, at, state[S_PARTNER], viewer)
+        put_seat(out, at, state[layout.S_PARTNER], viewer)
     at += NUM_SEATS
-    out[at] = float(state[S_CALLED_SUIT_DONE])
-    out[at + 1] = float(state[S_RAN_AWAY])
+    out[at] = float(state[layout.S_CALLED_SUIT_DONE])
+    out[at + 1] = float(state[layout.S_RAN_AWAY])
     at += 2
-    out[at] = float(state[S_DOUBLINGS])
+    out[at] = float(state[layout.S_DOUBLINGS])
     at += 1
-    for k in range(state[S_DOUBLINGS]):
-        out[at + relative_seat(state[S_DOUBLERS + k], viewer)] += 1.0
+    for k in range(state[layout.S_DOUBLINGS]):
+        out[at + relative_seat(state[layout.S_DOUBLERS + k], viewer)] += 1.0
     return at + NUM_SEATS
 
 
 @inline_njit
 def observe_cards(state, viewer, out, at):
     """The segments from the current trick to the tricks completed; returns the offset after them."""
-    trick = state[S_TRICK_NUMBER]
+    trick = state[layout.S_TRICK_NUMBER]
     if trick_in_progress(state):
-        leader = state[S_TRICK_LEADERS + trick]
+        leader = state[layout.S_TRICK_LEADERS + trick]
         put_seat(out, at, leader, viewer)
-        for i in range(state[S_TRICK_SIZE]):
+        for i in range(state[layout.S_TRICK_SIZE]):
             seat = (leader + i) % NUM_SEATS
-            card = state[S_TRICK_CARDS + trick * NUM_SEATS + i]
+            card = state[layout.S_TRICK_CARDS + trick * NUM_SEATS + i]
             out[at + NUM_SEATS + relative_seat(seat, viewer) * NUM_CARDS + card] = 1.0
     at += NUM_SEATS + NUM_SEATS * NUM_CARDS
     for seat in range(NUM_SEATS):
-        put_cards(out, at + relative_seat(seat, viewer) * NUM_CARDS, card_mask(state, S_PLAYED_BY + seat))
+        put_cards(out, at + relative_seat(seat, viewer) * NUM_CARDS, card_mask(state, layout.S_PLAYED_BY + seat))
     at += NUM_SEATS * NUM_CARDS
     for seat in range(NUM_SEATS):
-        out[at + relative_seat(seat, viewer)] = float(state[S_TRICKS_WON + seat])
-        out[at + NUM_SEATS + relative_seat(seat, viewer)] = float(state[S_POINTS + seat])
+        out[at + relative_seat(seat, viewer)] = float(state[layout.S_TRICKS_WON + seat])
+        out[at + NUM_SEATS + relative_seat(seat, viewer)] = float(state[layout.S_POINTS + seat])
     at += 2 * NUM_SEATS
-    out[at] = float(state[S_TRICK_NUMBER])
+    out[at] = float(state[layout.S_TRICK_NUMBER])
     return at + 1
 
 
@@ -175,16 +146,16 @@ def observe_cards(state, viewer, out, at):
 def observe_history(state, viewer, out, at):
     """The information state's perfect recall: every completed trick and the order of the doubles;
     returns the offset after them."""
-    for t in range(state[S_TRICK_NUMBER]):
-        base = at + t * OBS_HISTORY_TRICK
-        leader = state[S_TRICK_LEADERS + t]
+    for t in range(state[layout.S_TRICK_NUMBER]):
+        base = at + t * layout.OBS_HISTORY_TRICK
+        leader = state[layout.S_TRICK_LEADERS + t]
         put_seat(out, base, leader, viewer)
         for i in range(NUM_SEATS):
             seat = (leader + i) % NUM_SEATS
-            card = state[S_TRICK_CARDS + t * NUM_SEATS + i]
+            card = state[layout.S_TRICK_CARDS + t * NUM_SEATS + i]
             out[base + NUM_SEATS + relative_seat(seat, viewer) * NUM_CARDS + card] = 1.0
-        put_seat(out, base + NUM_SEATS + NUM_SEATS * NUM_CARDS, state[S_TRICK_WINNERS + t], viewer)
-    at += NUM_TRICKS * OBS_HISTORY_TRICK
-    for k in range(state[S_DOUBLINGS]):
-        put_seat(out, at + k * NUM_SEATS, state[S_DOUBLERS + k], viewer)
+        put_seat(out, base + NUM_SEATS + NUM_SEATS * NUM_CARDS, state[layout.S_TRICK_WINNERS + t], viewer)
+    at += NUM_TRICKS * layout.OBS_HISTORY_TRICK
+    for k in range(state[layout.S_DOUBLINGS]):
+        put_seat(out, at + k * NUM_SEATS, state[layout.S_DOUBLERS + k], viewer)
     return at + MAX_DOUBLINGS_LIMIT * NUM_SEATS

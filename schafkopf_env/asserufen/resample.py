@@ -16,6 +16,7 @@ import numpy as np
 
 from schafkopf_env.trumps import EFFECTIVE_SUIT_MASK, RANK_A, RANK_K, TRUMP
 from trick_core.bits import ZERO, bit, has_card, popcount
+from trick_core.drivers import RESAMPLING_PROTOCOL
 from trick_core.jit import inline_njit, njit, njit_no_refcount
 
 from .layout import (
@@ -46,6 +47,9 @@ from .tables import (
     NON_TRUMP_TENS_MASK,
     NUM_SEATS,
 )
+
+__all__ = RESAMPLING_PROTOCOL
+"""The resampling protocol of ``trick_core.drivers`` (re-exported by ``kernel``)."""
 
 MAX_HOLDERS = NUM_SEATS
 RESAMPLE_ATTEMPTS = 4000

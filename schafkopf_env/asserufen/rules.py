@@ -12,9 +12,10 @@ import numpy as np
 
 from trick_core.bits import ONE, ZERO, has_card, random_bit
 from trick_core.jit import inline_njit
+from trick_core.layout import record_action
 
 from .bidding import answer_darf_man, bid, call_card, legal_bid_bits, legal_call_bits, legal_trump_bits, name_trump
-from .doubling import answer_in_round, answer_offer, legal_offer_bits, legal_round_bits
+from .doubling import answer_doubling, legal_doubling_bits
 from .layout import S_HANDS, S_HISTORY_ACTIONS, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_PHASE, S_SEAT_TO_ACT
 from .play import legal_card_bits, play_card
 from .state import card_mask
@@ -35,7 +36,8 @@ from .tables import (
 
 @inline_njit
 def legal_action_bits(state):
-    """The legal actions of the seat to act as the bits of a ``uint64`` (0 once over)."""
+    """The legal actions of the seat to act as the bits of a ``uint64`` (0 once over): its cards (from
+    ``CARD_ACTION_BASE``) in play, the bids its hand allows, the answers of darf man and of doubling."""
     phase = state[S_PHASE]
     seat = state[S_SEAT_TO_ACT]
     if phase == PHASE_PLAY:
@@ -48,17 +50,9 @@ def legal_action_bits(state):
         return legal_call_bits(card_mask(state, S_HANDS + seat))
     if phase == PHASE_TRUMP:
         return legal_trump_bits()
-    if phase == PHASE_OFFER:
-        return legal_offer_bits(state, seat)
-    if phase == PHASE_ROUND:
-        return legal_round_bits(state, seat)
+    if phase == PHASE_OFFER or phase == PHASE_ROUND:
+        return legal_doubling_bits(state, seat)
     return ZERO
-
-
-@inline_njit
-def bits_to_mask(bits, out):
-    for action in range(NUM_ACTIONS):
-        out[action] = (bits >> np.uint64(action)) & ONE
 
 
 @inline_njit
@@ -74,24 +68,19 @@ def apply(state, action):
     """Apply a legal action of the seat to act, recording it in the history."""
     phase = state[S_PHASE]
     seat = state[S_SEAT_TO_ACT]
-    length = state[S_HISTORY_LENGTH]
-    state[S_HISTORY_SEATS + length] = seat
-    state[S_HISTORY_ACTIONS + length] = action
-    state[S_HISTORY_LENGTH] = length + 1
-    if phase == PHASE_PLAY:
+    record_action(state, seat, action, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_HISTORY_ACTIONS)
+    if phase == PHASE_PLAY:  # the phases by how often a hand visits them
         play_card(state, seat, action - CARD_ACTION_BASE)
     elif phase == PHASE_BIDDING:
         bid(state, seat, action)
+    elif phase == PHASE_OFFER or phase == PHASE_ROUND:
+        answer_doubling(state, seat, action)
     elif phase == PHASE_ANSWER:
         answer_darf_man(state, action)
     elif phase == PHASE_CALL:
         call_card(state, action)
     elif phase == PHASE_TRUMP:
         name_trump(state, action)
-    elif phase == PHASE_OFFER:
-        answer_offer(state, seat, action)
-    elif phase == PHASE_ROUND:
-        answer_in_round(state, seat, action)
 
 
 @inline_njit

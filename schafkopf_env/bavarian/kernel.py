@@ -23,24 +23,20 @@ The rules are those of ``docs/rules/bavarian_schafkopf.md``.
 
 from __future__ import annotations
 
+import sys
+
 from schafkopf_env.trumps import TRUMP_WENZ  # noqa: F401
-from trick_core.jit import inline_njit, njit, njit_no_refcount
+from trick_core.entry_points import entry_points
+from trick_core.jit import inline_njit, njit
 
 from .layout import *  # noqa: F403  (re-exported: the state and observation layout)
 from .layout import S_SEAT_TO_ACT
 from .observe import observe, partner_known_to  # noqa: F401
 from .play import legal_card_bits  # noqa: F401
-from .resample import (  # noqa: F401  (the resampling protocol of trick_core.drivers)
-    DEAL_TRIES,
-    MAX_HOLDERS,
-    RESAMPLE_ATTEMPTS,
-    hidden_card_constraints,
-    replay_sample,
-    resample_context,
-)
-from .rules import apply, bits_to_mask, legal_action_bits, random_step  # noqa: F401
+from .resample import *  # noqa: F403  (re-exported: the resampling protocol of trick_core.drivers)
+from .rules import apply, legal_action_bits, random_step  # noqa: F401
 from .scoring import contract_value, counted_laufende, declarer_side_totals, settle  # noqa: F401
-from .state import deal_random_with, hands_of, start_hand
+from .state import deal_random_with, hands_of, start_hand  # noqa: F401  (deal_random_with: for entry_points)
 from .tables import *  # noqa: F403  (re-exported: the game's constants and make_params)
 
 
@@ -51,37 +47,11 @@ def init_state(state, params, dealer, deal_cards):
     start_hand(state, params, dealer, h0, h1, h2, h3)
 
 
-@njit_no_refcount
-def deal_random(state, params, rng):
-    """Deal at random (the dealer drawn too) from the splitmix64 ``rng`` and start the hand."""
-    deal_random_with(state, params, rng, -1)
-
-
-@njit_no_refcount
-def deal_random_for_dealer(state, params, rng, dealer):
-    """Deal random hands with a given dealer (``-1``: drawn as in ``deal_random``)."""
-    deal_random_with(state, params, rng, dealer)
-
-
 @inline_njit
 def current_seat(state):
     """The seat to act, -1 once the hand is over."""
     return state[S_SEAT_TO_ACT]
 
 
-@njit_no_refcount
-def legal_action_mask(state, out):
-    """Fill int8 ``out[NUM_ACTIONS]`` with the legal actions of the seat to act."""
-    bits_to_mask(legal_action_bits(state), out)
-
-
-@njit_no_refcount
-def apply_action(state, action):
-    """Apply a legal action of the seat to act (callers check legality with the mask)."""
-    apply(state, action)
-
-
-@njit_no_refcount
-def settlement(state, out):
-    """Units per seat once the hand is over (zero-sum); zeros when thrown in or still running."""
-    settle(state, out)
+deal_random, deal_random_for_dealer, legal_action_mask, apply_action, settlement = entry_points(sys.modules[__name__])
+"""The remaining entry points of the contract, written once (``trick_core.entry_points``)."""

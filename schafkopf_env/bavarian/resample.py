@@ -13,6 +13,7 @@ import numpy as np
 
 from schafkopf_env.trumps import EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK
 from trick_core.bits import ONE, ZERO, bit, popcount
+from trick_core.drivers import RESAMPLING_PROTOCOL
 from trick_core.jit import inline_njit, njit, njit_no_refcount
 
 from .layout import (
@@ -46,6 +47,9 @@ from .tables import (
     RUFER,
     SIE,
 )
+
+__all__ = RESAMPLING_PROTOCOL
+"""The resampling protocol of ``trick_core.drivers`` (re-exported by ``kernel``)."""
 
 MAX_HOLDERS = NUM_SEATS
 RESAMPLE_ATTEMPTS = 1000

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from trick_core.bits import ONE, ZERO, random_bit
+from trick_core.bits import ZERO, random_bit
 from trick_core.jit import inline_njit
+from trick_core.layout import record_action
 
 from .bidding import bid, call_ace, legal_bid_bits, legal_call_bits, legal_trump_bits, name_trump
 from .layout import S_HANDS, S_HISTORY_ACTIONS, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_PHASE, S_SEAT_TO_ACT
@@ -21,7 +22,6 @@ from .tables import (
     CALL_ACTION_BASE,
     CALLABLE_SUITS,
     CARD_ACTION_BASE,
-    NUM_ACTIONS,
     PHASE_BIDDING,
     PHASE_CALLING,
     PHASE_PLAYING,
@@ -48,19 +48,11 @@ def legal_action_bits(state):
 
 
 @inline_njit
-def bits_to_mask(bits, out):
-    for action in range(NUM_ACTIONS):
-        out[action] = (bits >> np.uint64(action)) & ONE
-
-
-@inline_njit
 def apply(state, action):
-    """Apply a legal action of the seat to act, recording it in the history."""
+    """Apply a legal action of the seat to act, recording it in the history; each kind of action counts
+    from its own base (``CARD_ACTION_BASE``, ``BID_ACTION_BASE``, ...)."""
     seat = state[S_SEAT_TO_ACT]
-    n = state[S_HISTORY_LENGTH]
-    state[S_HISTORY_SEATS + n] = seat
-    state[S_HISTORY_ACTIONS + n] = action
-    state[S_HISTORY_LENGTH] = n + 1
+    record_action(state, seat, action, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_HISTORY_ACTIONS)
     phase = state[S_PHASE]
     if phase == PHASE_PLAYING:
         play_card(state, seat, action - CARD_ACTION_BASE)

@@ -14,24 +14,7 @@ from schafkopf_env.trumps import NUM_CARDS
 from trick_core.bits import bit, uniform_below
 from trick_core.jit import inline_njit
 
-from .layout import (
-    S_BIDS,
-    S_CALLED_SUIT,
-    S_CONTRACT,
-    S_DEALER,
-    S_DEALT_HANDS,
-    S_DECLARER,
-    S_HANDS,
-    S_HIGHEST_BID,
-    S_PARAMS,
-    S_PARTNER,
-    S_PHASE,
-    S_SEAT_TO_ACT,
-    S_TRICKS,
-    S_TRUMP_KIND,
-    SHUFFLE_SCRATCH,
-    TRICK_RECORD,
-)
+from . import layout
 from .tables import HAND_SIZE, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE, PASS, PHASE_BIDDING, PHASE_OVER, ZERO
 
 
@@ -44,13 +27,13 @@ def card_mask(state, offset):
 @inline_njit
 def forehand(state):
     """The seat after the dealer: it bids first and leads the first trick."""
-    return (state[S_DEALER] + 1) % NUM_SEATS
+    return (state[layout.S_DEALER] + 1) % NUM_SEATS
 
 
 @inline_njit
 def end_hand(state):
-    state[S_PHASE] = PHASE_OVER
-    state[S_SEAT_TO_ACT] = -1
+    state[layout.S_PHASE] = PHASE_OVER
+    state[layout.S_SEAT_TO_ACT] = -1
 
 
 @inline_njit
@@ -71,24 +54,24 @@ def start_hand(state, params, dealer, h0, h1, h2, h3):
     bidding with the four hands dealt."""
     state[:] = 0
     for i in range(PARAMS_SIZE):
-        state[S_PARAMS + i] = params[i]
-    state[S_DEALER] = dealer
-    state[S_PHASE] = PHASE_BIDDING
-    state[S_SEAT_TO_ACT] = (dealer + 1) % NUM_SEATS
-    state[S_HIGHEST_BID] = PASS
-    state[S_DECLARER] = -1
-    state[S_CONTRACT] = PASS
-    state[S_TRUMP_KIND] = -1
-    state[S_CALLED_SUIT] = -1
-    state[S_PARTNER] = -1
-    state[S_DEALT_HANDS] = state[S_HANDS] = np.int64(h0)
-    state[S_DEALT_HANDS + 1] = state[S_HANDS + 1] = np.int64(h1)
-    state[S_DEALT_HANDS + 2] = state[S_HANDS + 2] = np.int64(h2)
-    state[S_DEALT_HANDS + 3] = state[S_HANDS + 3] = np.int64(h3)
+        state[layout.S_PARAMS + i] = params[i]
+    state[layout.S_DEALER] = dealer
+    state[layout.S_PHASE] = PHASE_BIDDING
+    state[layout.S_SEAT_TO_ACT] = (dealer + 1) % NUM_SEATS
+    state[layout.S_HIGHEST_BID] = PASS
+    state[layout.S_DECLARER] = -1
+    state[layout.S_CONTRACT] = PASS
+    state[layout.S_TRUMP_KIND] = -1
+    state[layout.S_CALLED_SUIT] = -1
+    state[layout.S_PARTNER] = -1
+    state[layout.S_DEALT_HANDS] = state[layout.S_HANDS] = np.int64(h0)
+    state[layout.S_DEALT_HANDS + 1] = state[layout.S_HANDS + 1] = np.int64(h1)
+    state[layout.S_DEALT_HANDS + 2] = state[layout.S_HANDS + 2] = np.int64(h2)
+    state[layout.S_DEALT_HANDS + 3] = state[layout.S_HANDS + 3] = np.int64(h3)
     for seat in range(NUM_SEATS):
-        state[S_BIDS + seat] = -1
-    for i in range(NUM_TRICKS * TRICK_RECORD):
-        state[S_TRICKS + i] = -1
+        state[layout.S_BIDS + seat] = -1
+    for i in range(NUM_TRICKS * layout.TRICK_RECORD):
+        state[layout.S_TRICKS + i] = -1
 
 
 @inline_njit
@@ -99,7 +82,7 @@ def start_from_masks(state, params, dealer, hands):
 @inline_njit
 def deal_random_with(state, params, rng, dealer):
     """Shuffle (Fisher-Yates), deal, start; ``dealer`` -1 draws the dealer too (after the shuffle)."""
-    pack = SHUFFLE_SCRATCH
+    pack = layout.SHUFFLE_SCRATCH
     shuffle_pack(state, pack, NUM_CARDS, rng)
     if dealer < 0:
         dealer = uniform_below(rng, NUM_SEATS)

@@ -11,40 +11,7 @@ import numpy as np
 from trick_core.bits import ONE, ZERO, lowest_bit
 from trick_core.jit import njit, njit_no_refcount
 
-from .layout import (
-    CARDS,
-    OBS_TYPE_INFORMATION_STATE,
-    OBS_TYPE_OBSERVATION,
-    OBS_TYPE_PERFECT,
-    S_BID_ONE,
-    S_BID_TWO,
-    S_CONTRACT,
-    S_DEALER,
-    S_DECLARER,
-    S_DISCARDS,
-    S_DOUBLED_AT,
-    S_DOUBLER,
-    S_DOUBLINGS,
-    S_HANDS,
-    S_LEADER,
-    S_MAX_DOUBLINGS,
-    S_NEXT,
-    S_PHASE,
-    S_PLAYED,
-    S_PLAYERS,
-    S_POINTS,
-    S_SCHENKEN,
-    S_SCHENKEN_ANSWER,
-    S_SEAT_TO_ACT,
-    S_SKAT,
-    S_TRICK_CARDS,
-    S_TRICK_LOG,
-    S_TRICK_NUMBER,
-    S_TRICK_SIZE,
-    S_TRICKS_WON,
-    S_TRUMP,
-    TRICK_LOG_ENTRY,
-)
+from . import layout
 from .tables import (
     CONTRACT_SIMPLE,
     FULL_POINTS,
@@ -71,97 +38,97 @@ def observe(state, seat, obs_type, out):
     """The float32 observation of ``seat`` (layout: ``observation_blocks``); ``obs_type`` 0 observation,
     1 information_state, 2 perfect. Holds all and only what the seat may know (all for ``perfect``)."""
     out[:] = 0.0
-    n = state[S_PLAYERS]
-    max_doublings = state[S_MAX_DOUBLINGS]
-    declarer = state[S_DECLARER]
-    perfect = obs_type == OBS_TYPE_PERFECT
+    n = state[layout.S_PLAYERS]
+    max_doublings = state[layout.S_MAX_DOUBLINGS]
+    declarer = state[layout.S_DECLARER]
+    perfect = obs_type == layout.OBS_TYPE_PERFECT
     o = 0
-    out[o + (state[S_DEALER] - seat + n) % n] = 1.0
+    out[o + (state[layout.S_DEALER] - seat + n) % n] = 1.0
     o += n
-    if state[S_SEAT_TO_ACT] >= 0:
-        out[o + (state[S_SEAT_TO_ACT] - seat + n) % n] = 1.0
+    if state[layout.S_SEAT_TO_ACT] >= 0:
+        out[o + (state[layout.S_SEAT_TO_ACT] - seat + n) % n] = 1.0
     o += n
-    out[o + state[S_PHASE]] = 1.0
+    out[o + state[layout.S_PHASE]] = 1.0
     o += NUM_PHASES
-    _put_mask(out, o, state[S_HANDS + seat])
-    o += CARDS
+    _put_mask(out, o, state[layout.S_HANDS + seat])
+    o += layout.CARDS
     for other in range(n):
         position = (other - seat + n) % n
-        if state[S_BID_ONE + other] >= 0:
-            out[o + position * 5 + state[S_BID_ONE + other]] = 1.0
-        if state[S_BID_TWO + other] >= 0:
-            out[o + n * 5 + position * 2 + state[S_BID_TWO + other]] = 1.0
+        if state[layout.S_BID_ONE + other] >= 0:
+            out[o + position * 5 + state[layout.S_BID_ONE + other]] = 1.0
+        if state[layout.S_BID_TWO + other] >= 0:
+            out[o + n * 5 + position * 2 + state[layout.S_BID_TWO + other]] = 1.0
     o += n * 7
     if declarer >= 0:
         out[o + (declarer - seat + n) % n] = 1.0
     o += n
-    if state[S_CONTRACT] >= 0:
-        out[o + state[S_CONTRACT]] = 1.0
+    if state[layout.S_CONTRACT] >= 0:
+        out[o + state[layout.S_CONTRACT]] = 1.0
     o += NUM_CONTRACTS
-    if state[S_TRUMP] >= 0:
-        out[o + state[S_TRUMP]] = 1.0
+    if state[layout.S_TRUMP] >= 0:
+        out[o + state[layout.S_TRUMP]] = 1.0
     o += 4
-    if state[S_CONTRACT] == CONTRACT_SIMPLE and (seat == declarer or perfect):
-        _put_mask(out, o, state[S_SKAT])
-        _put_mask(out, o + CARDS, state[S_DISCARDS])
-    o += 2 * CARDS
+    if state[layout.S_CONTRACT] == CONTRACT_SIMPLE and (seat == declarer or perfect):
+        _put_mask(out, o, state[layout.S_SKAT])
+        _put_mask(out, o + layout.CARDS, state[layout.S_DISCARDS])
+    o += 2 * layout.CARDS
     for other in range(n):
-        said = state[S_SCHENKEN + other]
+        said = state[layout.S_SCHENKEN + other]
         if said >= 0:
             out[o + ((other - seat + n) % n) * 2 + (1 - said)] = 1.0
     o += n * 2
-    if state[S_SCHENKEN_ANSWER] != SCHENKEN_NONE:
-        out[o + state[S_SCHENKEN_ANSWER] - 1] = 1.0
+    if state[layout.S_SCHENKEN_ANSWER] != SCHENKEN_NONE:
+        out[o + state[layout.S_SCHENKEN_ANSWER] - 1] = 1.0
     o += 2
-    for k in range(state[S_DOUBLINGS]):
-        out[o + k * (n + 3) + (state[S_DOUBLER + k] - seat + n) % n] = 1.0
-        out[o + k * (n + 3) + n + state[S_DOUBLED_AT + k]] = 1.0
+    for k in range(state[layout.S_DOUBLINGS]):
+        out[o + k * (n + 3) + (state[layout.S_DOUBLER + k] - seat + n) % n] = 1.0
+        out[o + k * (n + 3) + n + state[layout.S_DOUBLED_AT + k]] = 1.0
     o += max_doublings * (n + 3)
     for other in range(n):
-        _put_mask(out, o + ((other - seat + n) % n) * CARDS, state[S_PLAYED + other])
-    o += n * CARDS
-    player = state[S_LEADER]
-    for i in range(state[S_TRICK_SIZE]):
-        out[o + ((player - seat + n) % n) * CARDS + state[S_TRICK_CARDS + i]] = 1.0
-        player = state[S_NEXT + player]
-    o += n * CARDS
-    if PHASE_CONTRA_OFFER <= state[S_PHASE] <= PHASE_PLAY:
-        out[o + (state[S_LEADER] - seat + n) % n] = 1.0
+        _put_mask(out, o + ((other - seat + n) % n) * layout.CARDS, state[layout.S_PLAYED + other])
+    o += n * layout.CARDS
+    player = state[layout.S_LEADER]
+    for i in range(state[layout.S_TRICK_SIZE]):
+        out[o + ((player - seat + n) % n) * layout.CARDS + state[layout.S_TRICK_CARDS + i]] = 1.0
+        player = state[layout.S_NEXT + player]
+    o += n * layout.CARDS
+    if PHASE_CONTRA_OFFER <= state[layout.S_PHASE] <= PHASE_PLAY:
+        out[o + (state[layout.S_LEADER] - seat + n) % n] = 1.0
     o += n
     for other in range(n):
         position = (other - seat + n) % n
-        out[o + position] = state[S_POINTS + other] / float(FULL_POINTS)
-        out[o + n + position] = state[S_TRICKS_WON + other] / float(NUM_TRICKS)
+        out[o + position] = state[layout.S_POINTS + other] / float(FULL_POINTS)
+        out[o + n + position] = state[layout.S_TRICKS_WON + other] / float(NUM_TRICKS)
     o += 2 * n
-    if obs_type == OBS_TYPE_OBSERVATION:
+    if obs_type == layout.OBS_TYPE_OBSERVATION:
         return
     _put_trick_history(state, seat, n, out, o)
-    o += NUM_TRICKS * (n + n * CARDS)
-    if obs_type == OBS_TYPE_INFORMATION_STATE:
+    o += NUM_TRICKS * (n + n * layout.CARDS)
+    if obs_type == layout.OBS_TYPE_INFORMATION_STATE:
         return
     for other in range(n):
-        _put_mask(out, o + ((other - seat + n) % n) * CARDS, state[S_HANDS + other])
-    o += n * CARDS
-    _put_mask(out, o, state[S_SKAT])
+        _put_mask(out, o + ((other - seat + n) % n) * layout.CARDS, state[layout.S_HANDS + other])
+    o += n * layout.CARDS
+    _put_mask(out, o, state[layout.S_SKAT])
 
 
 @njit_no_refcount
 def _put_trick_history(state, seat, n, out, o):
     """Per trick (completed, then the one in progress): the leader's position, then each one's card."""
-    entry = n + n * CARDS
+    entry = n + n * layout.CARDS
     for t in range(NUM_TRICKS):
-        if t < state[S_TRICK_NUMBER]:
-            log = S_TRICK_LOG + t * TRICK_LOG_ENTRY
+        if t < state[layout.S_TRICK_NUMBER]:
+            log = layout.S_TRICK_LOG + t * layout.TRICK_LOG_ENTRY
             leader = state[log]
             size = NUM_ACTIVE
-        elif t == state[S_TRICK_NUMBER] and state[S_TRICK_SIZE] > 0:
-            log = S_TRICK_CARDS - 1  # so that the cards are at log + 1 + i, as in the trick log
-            leader = state[S_LEADER]
-            size = state[S_TRICK_SIZE]
+        elif t == state[layout.S_TRICK_NUMBER] and state[layout.S_TRICK_SIZE] > 0:
+            log = layout.S_TRICK_CARDS - 1  # so that the cards are at log + 1 + i, as in the trick log
+            leader = state[layout.S_LEADER]
+            size = state[layout.S_TRICK_SIZE]
         else:
             break
         out[o + t * entry + (leader - seat + n) % n] = 1.0
         player = leader
         for i in range(size):
-            out[o + t * entry + n + ((player - seat + n) % n) * CARDS + state[log + 1 + i]] = 1.0
-            player = state[S_NEXT + player]
+            out[o + t * entry + n + ((player - seat + n) % n) * layout.CARDS + state[log + 1 + i]] = 1.0
+            player = state[layout.S_NEXT + player]

@@ -15,6 +15,7 @@ import numpy as np
 
 from schafkopf_env.trumps import EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, NUM_CARDS
 from trick_core.bits import bit, lowest_bit, nth_bit, popcount, uniform_below_modulo
+from trick_core.drivers import RESAMPLING_PROTOCOL
 from trick_core.jit import njit
 
 from .layout import (
@@ -46,14 +47,7 @@ from .rules import apply_action, is_legal
 from .state import card_mask, clear_hand, start_bidding
 from .tables import CONTRACT_SIMPLE, DISCARD_ACTION_BASE, FULL_DECK, MAX_SEATS, NUM_ACTIVE, SKAT_SIZE
 
-__all__ = [
-    "DEAL_TRIES",
-    "MAX_HOLDERS",
-    "RESAMPLE_ATTEMPTS",
-    "hidden_card_constraints",
-    "replay_sample",
-    "resample_context",
-]
+__all__ = RESAMPLING_PROTOCOL
 """The resampling protocol of ``trick_core.drivers`` (re-exported by ``kernel``)."""
 
 MAX_HOLDERS = NUM_ACTIVE + 1

@@ -11,6 +11,7 @@ import numpy as np
 
 from trick_core.bits import ONE, ZERO, lowest_bit, nth_bit, popcount, uniform_below_modulo
 from trick_core.jit import inline_njit, njit, njit_no_refcount
+from trick_core.layout import record_action
 
 from .bidding import (
     ROUND_TWO_BITS,
@@ -97,20 +98,12 @@ def is_legal(state, action):
     return (high >> np.uint64(action - HIGH_WORD_BASE)) & ONE == ONE
 
 
-@inline_njit
-def _append_to_history(state, seat, action):
-    length = state[S_HISTORY_LENGTH]
-    state[S_HISTORY_SEATS + length] = seat
-    state[S_HISTORY_ACTIONS + length] = action
-    state[S_HISTORY_LENGTH] = length + 1
-
-
 @njit_no_refcount
 def apply_action(state, action):
     """Apply a legal ``action`` of the seat to act (callers check legality with the mask) and record it in
     the history: a card play (most actions) or another decision."""
     seat = state[S_SEAT_TO_ACT]
-    _append_to_history(state, seat, action)
+    record_action(state, seat, action, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_HISTORY_ACTIONS)
     if state[S_PHASE] == PHASE_PLAY:
         play_card(state, seat, action - CARD_ACTION_BASE)
     else:
