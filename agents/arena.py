@@ -272,10 +272,18 @@ def _milliseconds(seconds: float, count: float) -> float | None:
     return 1000.0 * float(seconds) / float(count) if count else None
 
 
+def _worker_context():
+    """Workers start from a fork server (a fresh interpreter with the arena preloaded), not from a fork of
+    this process: a parent that has already run OpenMP or numba thread pools (torch, a neural agent's
+    compiled features) leaves a forked child waiting forever on those pools' locks."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["agents.arena"])
+    return context
+
+
 def _one_thread_per_worker() -> None:
-    """Run in each forked worker before it plays: the workers are the parallelism, and torch's OpenMP pool,
-    copied from a parent that already used it, deadlocks a forked child's first parallel region (a neural
-    agent's network, for one). One thread keeps torch out of OpenMP."""
+    """Run in each worker before it plays: the workers are the parallelism, so torch gets one thread in
+    each (and stays out of OpenMP)."""
     import sys
 
     torch = sys.modules.get("torch")
@@ -340,7 +348,7 @@ def run_matches(
         for m, d in jobs:
             done((m, d), play_deal(matches[m], d))
     else:
-        context = multiprocessing.get_context("fork")
+        context = _worker_context()
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_one_thread_per_worker)
         with pool:
             futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}

@@ -1,8 +1,10 @@
-"""Regression: the arena's forked workers after the parent used torch's OpenMP threads.
+"""Regression: the arena's workers after the parent used torch's OpenMP threads.
 
 A forked child inherits torch's OpenMP pool in a state it cannot use, and its first parallel region (a
-neural agent's network being built) waited forever. The arena now gives each worker one torch thread.
-Run in a subprocess, so that a regression fails on the timeout instead of hanging the suite."""
+neural agent's network being built) waited forever; one torch thread per forked worker did not cure every
+case (the tournament hung again with neural agents in all four games). The workers now start from a fork
+server (a fresh interpreter), and get one torch thread each. Run in a subprocess, so that a regression
+fails on the timeout instead of hanging the suite."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ torch.set_num_threads(2)
 matrix = torch.randn(256, 256)
 torch.linalg.qr(matrix)
 from agents.arena import run_arena
+from agents import make
+make("neural", "palatinate")  # a network built in the parent, with two torch threads
 summary = run_arena("bavarian", ["neural", "random"], hands=2, seed=1, workers=2)
 print(summary["agents"]["neural"]["decisions"])
 """
