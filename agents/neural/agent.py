@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from ..base import Agent
-from .checkpoint import build_network, load_checkpoint, shipped_checkpoint_path
-from .network import HEADS, NumpyPolicy
+from .checkpoint import build_network, load_agent_checkpoint
+from .network import NumpyPolicy
 
 
 class NeuralAgent(Agent):
@@ -23,13 +21,7 @@ class NeuralAgent(Agent):
 
     def __init__(self, game: str, path: str | None = None, head: str | None = None, seed: int | None = None) -> None:
         super().__init__(game, seed)
-        self.path = Path(path) if path is not None else shipped_checkpoint_path(self.game)
-        checkpoint = load_checkpoint(self.path)
-        if checkpoint["game"] != self.game:
-            raise ValueError(f"checkpoint {str(self.path)!r} was trained for {checkpoint['game']!r}, not {self.game!r}")
-        head = checkpoint["head"] if head is None else head
-        if head not in HEADS:
-            raise ValueError(f"unknown head {head!r}; choose from {HEADS}")
+        self.path, checkpoint, head = load_agent_checkpoint(self.game, path, head)
         self.config = checkpoint["config"]
         self.obs_size = int(checkpoint["obs_size"])
         self.action_names = list(checkpoint["action_names"])

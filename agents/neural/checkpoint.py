@@ -107,6 +107,19 @@ def build_network(checkpoint: dict) -> TrickNet:
     return network
 
 
+def load_agent_checkpoint(game: str, path: str | None, head: str | None) -> tuple[Path, dict, str]:
+    """``(path, checkpoint, head)`` for an agent playing ``game``: the shipped checkpoint when ``path`` is
+    None, checked to be trained for ``game``; ``head`` defaults to the checkpoint's acting head."""
+    path = Path(path) if path is not None else shipped_checkpoint_path(game)
+    checkpoint = load_checkpoint(path)
+    if checkpoint["game"] != game:
+        raise ValueError(f"checkpoint {str(path)!r} was trained for {checkpoint['game']!r}, not {game!r}")
+    head = checkpoint["head"] if head is None else head
+    if head not in HEADS:
+        raise ValueError(f"unknown head {head!r}; choose from {HEADS}")
+    return path, checkpoint, head
+
+
 def shipped_checkpoint_path(game: str) -> Path:
     """``agents/neural/checkpoints/<game>.pt`` (``ValueError`` if none is shipped for ``game``)."""
     path = SHIPPED_DIR / f"{game}.pt"

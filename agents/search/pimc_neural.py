@@ -27,7 +27,6 @@ arena. Only the table configuration the checkpoint was trained on is supported (
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -36,8 +35,8 @@ from trick_core.bits import make_rng
 from trick_core.registry import kernel_module, make_env
 
 from ..base import Agent, legal_actions, positive_int, seat_of
-from ..neural.checkpoint import build_network, load_checkpoint, shipped_checkpoint_path
-from ..neural.network import HEADS, NumpyPolicy
+from ..neural.checkpoint import build_network, load_agent_checkpoint
+from ..neural.network import NumpyPolicy
 from ..neural.rollout import RolloutEvaluator, make_batch_env
 
 DEFAULT_SAMPLES = 16
@@ -58,13 +57,7 @@ class NeuralPIMCAgent(Agent):
     ) -> None:
         super().__init__(game, seed)
         self.samples = positive_int(samples, "samples")
-        self.path = Path(path) if path is not None else shipped_checkpoint_path(self.game)
-        checkpoint = load_checkpoint(self.path)
-        if checkpoint["game"] != self.game:
-            raise ValueError(f"checkpoint {str(self.path)!r} was trained for {checkpoint['game']!r}, not {self.game!r}")
-        head = checkpoint["head"] if head is None else head
-        if head not in HEADS:
-            raise ValueError(f"unknown head {head!r}; choose from {HEADS}")
+        self.path, checkpoint, head = load_agent_checkpoint(self.game, path, head)
         self.config = dict(checkpoint["config"])
         self.policy = NumpyPolicy(build_network(checkpoint).numpy_weights(), head)
         self._kernel = kernel_module(self.game)
