@@ -46,6 +46,27 @@ class Agent:
         return f"{type(self).__name__}(game={self.game!r})"
 
 
+class ActionValueAgent(Agent):
+    """An agent that values each legal action (``action_values``) and plays the best one, the lower index
+    on a tie; a forced move is played without valuing it. The search agents are of this kind."""
+
+    def act(self, env, agent: str) -> int:
+        self.check_table(env)
+        legal = legal_actions(env, agent)
+        self.decisions += 1
+        if legal.size == 1:
+            return int(legal[0])
+        values = self.action_values(env, agent, legal)
+        return int(legal[int(np.argmax(values))])
+
+    def check_table(self, env) -> None:
+        """Raise ``ValueError`` if the agent cannot play this table (default: it can play any)."""
+
+    def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
+        """The value of each legal action for ``agent``'s seat, in the order of ``legal``."""
+        raise NotImplementedError
+
+
 def legal_actions(env, agent: str) -> np.ndarray:
     """Legal action indices of ``agent`` from its own observation's ``action_mask``."""
     mask = env.observe(agent)["action_mask"]

@@ -336,7 +336,10 @@ class TrickTakingEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Fresh arrays every call (the caller may keep them). The observation starts uninitialised:
         ``_fill_observation`` writes every entry (the kernels zero it first)."""
-        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        try:  # the common case at the cost of one dict lookup; anything else is named below
+            seat = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            seat = None
         if seat is None or not self._started:
             self._seat_of(agent)
             self._require_reset("observe")
@@ -351,7 +354,8 @@ class TrickTakingEnv(AECEnv):
     def last(self, observe: bool = True):
         """PettingZoo's ``last`` (observation, cumulative reward, termination, truncation, info of the
         agent to act); an explicit error instead of its ``assert``."""
-        self._require_reset("last")
+        if not self._started:
+            self._require_reset("last")
         agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import Agent
-from .checkpoint import build_network, load_agent_checkpoint
-from .network import NumpyPolicy
+from .checkpoint import load_agent_policy
 
 
 class NeuralAgent(Agent):
@@ -21,11 +20,10 @@ class NeuralAgent(Agent):
 
     def __init__(self, game: str, path: str | None = None, head: str | None = None, seed: int | None = None) -> None:
         super().__init__(game, seed)
-        self.path, checkpoint, head = load_agent_checkpoint(self.game, path, head)
+        self.path, checkpoint, self.policy = load_agent_policy(self.game, path, head)
         self.config = checkpoint["config"]
         self.obs_size = int(checkpoint["obs_size"])
         self.action_names = list(checkpoint["action_names"])
-        self.policy = NumpyPolicy(build_network(checkpoint).numpy_weights(), head)
 
     def act(self, env, agent: str) -> int:
         seen = env.observe(agent)

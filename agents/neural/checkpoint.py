@@ -26,7 +26,7 @@ from pathlib import Path
 
 import torch
 
-from .network import HEADS, TrickNet
+from .network import HEADS, NumpyPolicy, TrickNet
 
 FORMAT = "german-tricks-neural-1"
 SHIPPED_DIR = Path(__file__).resolve().parent / "checkpoints"
@@ -118,6 +118,13 @@ def load_agent_checkpoint(game: str, path: str | None, head: str | None) -> tupl
     if head not in HEADS:
         raise ValueError(f"unknown head {head!r}; choose from {HEADS}")
     return path, checkpoint, head
+
+
+def load_agent_policy(game: str, path: str | None, head: str | None) -> tuple[Path, dict, NumpyPolicy]:
+    """``(path, checkpoint, policy)``: ``load_agent_checkpoint`` and the numpy policy of its acting head (or
+    of ``head``), what the ``neural`` and ``pimc_neural`` agents play with."""
+    path, checkpoint, head = load_agent_checkpoint(game, path, head)
+    return path, checkpoint, NumpyPolicy(build_network(checkpoint).numpy_weights(), head)
 
 
 def shipped_checkpoint_path(game: str) -> Path:

@@ -33,6 +33,24 @@ def _first_max(row, start, size):
 
 
 @njit
+def _seat_buffers(seats):
+    """The scratch arrays of ``_seat_cards``: whether each seat has a card in a block, and which."""
+    return np.zeros(seats, dtype=np.bool_), np.zeros(seats, dtype=np.int64)
+
+
+@njit
+def _copy_observation(row, target):
+    """``target = [row, 0, 0, ...]``: the raw observation, then zeros where the derived features go;
+    returns where they start."""
+    size = row.shape[0]
+    for i in range(size):
+        target[i] = row[i]
+    for i in range(size, target.shape[0]):
+        target[i] = 0.0
+    return size
+
+
+@njit
 def _seat_cards(row, offset, seats, cards, in_trick, card_of_seat):
     """Per seat: whether it has a card in the block at ``offset`` (``seats x cards``), and the first one."""
     for seat in range(seats):
@@ -50,7 +68,7 @@ def schafkopf_encode(observation, out, seats, hand_at, trump_at, trump_size, lea
                      seen_elsewhere, effective_suit, power, strength, card_points):
     """``out[r] = [observation[r], derived features of row r]`` for a Schafkopf game (see
     ``agents.neural.derived.schafkopf_features`` for the blocks and their order)."""
-    count, size = observation.shape
+    count = observation.shape[0]
     n = seats
     held = np.zeros(SCHAFKOPF_CARDS, dtype=np.bool_)
     unseen = np.zeros(SCHAFKOPF_CARDS, dtype=np.bool_)
@@ -58,16 +76,10 @@ def schafkopf_encode(observation, out, seats, hand_at, trump_at, trump_size, lea
     best_unseen = np.zeros(5, dtype=np.int64)
     own = np.zeros(5, dtype=np.int64)
     hidden = np.zeros(5, dtype=np.int64)
-    in_trick = np.zeros(n, dtype=np.bool_)
-    card_of_seat = np.zeros(n, dtype=np.int64)
+    in_trick, card_of_seat = _seat_buffers(n)
     for r in range(count):
-        row = observation[r]
-        target = out[r]
-        for i in range(size):
-            target[i] = row[i]
-        base = size
-        for i in range(size, out.shape[1]):
-            target[i] = 0.0
+        row, target = observation[r], out[r]
+        base = _copy_observation(row, target)
         kind = HEARTS
         if row[trump_at + _first_max(row, trump_at, trump_size)] > 0.5:
             kind = _first_max(row, trump_at, trump_size)
@@ -160,21 +172,15 @@ def knuffeln_encode(observation, out, seats, ranking, team_at, chosen_at, hand_a
                     trick_at, leader_at, cards, ranks, attack_table, defence_table, suit_rank_table):
     """``out[r] = [observation[r], derived features of row r]`` for Knüffeln (see
     ``agents.neural.derived.knuffeln_features``)."""
-    count, size = observation.shape
+    count = observation.shape[0]
     n = seats
     held = np.zeros(cards, dtype=np.bool_)
     unseen = np.zeros(cards, dtype=np.bool_)
     best_rank_of_suit = np.zeros(4, dtype=np.int64)
-    in_trick = np.zeros(n, dtype=np.bool_)
-    card_of_seat = np.zeros(n, dtype=np.int64)
+    in_trick, card_of_seat = _seat_buffers(n)
     for r in range(count):
-        row = observation[r]
-        target = out[r]
-        for i in range(size):
-            target[i] = row[i]
-        base = size
-        for i in range(size, out.shape[1]):
-            target[i] = 0.0
+        row, target = observation[r], out[r]
+        base = _copy_observation(row, target)
         chosen = 0
         for suit in range(4):
             if row[chosen_at + suit] + row[chosen_at + 4 + suit] > 0.5:

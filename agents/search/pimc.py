@@ -33,14 +33,14 @@ from trick_core import drivers
 from trick_core.bits import make_rng
 from trick_core.registry import kernel_module
 
-from ..base import Agent, legal_actions, positive_int, seat_of
+from ..base import ActionValueAgent, legal_actions, positive_int, seat_of
 from .outcomes import RANDOM_PLAYOUTS, search_function
 
 DEFAULT_SAMPLES = 10
 DEFAULT_PLAYOUTS_PER_SAMPLE = 100
 
 
-class PIMCAgent(Agent):
+class PIMCAgent(ActionValueAgent):
     """Determinized Monte-Carlo search with random playouts (see the module docstring)."""
 
     name = "pimc_random"
@@ -61,14 +61,6 @@ class PIMCAgent(Agent):
         self.searches = 0
         self.search_seconds = 0.0
         self.inconsistent_worlds = 0
-
-    def act(self, env, agent: str) -> int:
-        legal = legal_actions(env, agent)
-        self.decisions += 1
-        if legal.size == 1:
-            return int(legal[0])
-        values = self.action_values(env, agent, legal)
-        return int(legal[int(np.argmax(values))])
 
     def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
         """Mean settlement of ``agent``'s seat after each legal action (in the order of ``legal``)."""

@@ -128,31 +128,24 @@ def is_legal(state, action):
     return action - ACTION_TOKEN < tokens
 
 
+_BLOCK_STARTS = (ACTION_PLAY, ACTION_TURN, ACTION_EXCHANGE, ACTION_SHOW, ACTION_MISC)
+"""The first action of each block of ``draw_legal_action``, in its order."""
+
+
 @inline_njit
 def draw_legal_action(state, rng):
-    """A uniformly drawn legal action, straight from the legal sets (one draw, no mask array)."""
+    """A uniformly drawn legal action, straight from the legal sets (one draw, no mask array): the r-th
+    legal action in action order, over the card blocks (play, turn, exchange, show), the misc actions and
+    the tokens."""
     play, turn, exchange, show, misc, tokens = legal_sets(state)
-    n_play = popcount(play)
-    n_turn = popcount(turn)
-    n_exchange = popcount(exchange)
-    n_show = popcount(show)
-    n_misc = popcount(misc)
-    r = uniform_below(rng, n_play + n_turn + n_exchange + n_show + n_misc + tokens)
-    if r < n_play:
-        return ACTION_PLAY + nth_bit(play, r)
-    r -= n_play
-    if r < n_turn:
-        return ACTION_TURN + nth_bit(turn, r)
-    r -= n_turn
-    if r < n_exchange:
-        return ACTION_EXCHANGE + nth_bit(exchange, r)
-    r -= n_exchange
-    if r < n_show:
-        return ACTION_SHOW + nth_bit(show, r)
-    r -= n_show
-    if r < n_misc:
-        return ACTION_MISC + nth_bit(misc, r)
-    return ACTION_TOKEN + r - n_misc
+    masks = (play, turn, exchange, show, misc)
+    counts = (popcount(play), popcount(turn), popcount(exchange), popcount(show), popcount(misc))
+    r = uniform_below(rng, counts[0] + counts[1] + counts[2] + counts[3] + counts[4] + tokens)
+    for block in range(5):
+        if r < counts[block]:
+            return _BLOCK_STARTS[block] + nth_bit(masks[block], r)
+        r -= counts[block]
+    return ACTION_TOKEN + r
 
 
 @inline_njit
