@@ -2,7 +2,7 @@
 generate with the network in the loop, and the samples/s the learner takes in.
 
 ``python -m benchmarks.training_throughput [--games ...] [--num-envs 4096] [--hidden 256 256 256]
-[--threads 1 2] [--device cpu] [--json PATH]``
+[--threads 1 2] [--processes 2] [--device cpu] [--json PATH]``
 
 For each game (default configuration), each thread count ``t`` (torch and numba both get ``t``) and each
 network width in ``--hidden`` and ``--small-hidden``:
@@ -16,6 +16,11 @@ network width in ``--hidden`` and ``--small-hidden``:
   and values recorded, masks kept);
 - ``dmc_learner_samples_per_second`` / ``ppo_learner_samples_per_second``: decisions per second through one
   gradient step of each algorithm (minibatches of 2048 / 4096 recorded decisions; PPO counts one pass).
+
+With ``--processes N`` (default 2) the env step and both actors are measured again in N processes at once,
+one thread each, each with its own batch env: the decisions per second of N cores together, which is how
+``--actors N --actor-backend ray`` of the training scripts runs its actors (a row per game in
+``"processes"``, with each process's own rate beside the sum).
 
 Every rate is the best of three windows of ``--seconds`` after a warm-up (numba compiled, torch warmed),
 as ``benchmarks.compare`` measures. The JSON also gives each rate per CPU second (``*_per_cpu_second``:
@@ -53,6 +58,9 @@ class Args:
     """torch device (cuda: the network on the GPU, the env on the CPU)"""
     seconds: float = 2.0
     """length of each timed window"""
+    processes: int = 2
+    """also run the actors in this many processes at once, one thread each, each on its own batch env of
+    ``num_envs`` rows and timed in the same windows: what that many cores generate together (1: skip)"""
     json: str | None = None
     """also write the result here"""
 
@@ -71,7 +79,9 @@ def best_rate(work, units: int, seconds: float) -> dict:
     return {"per_second": max(rates), "per_cpu_second": max(cpu_rates), "median_per_second": float(np.median(rates))}
 
 
-def measure_game(game: str, hidden: tuple[int, ...], threads: int, args: Args) -> dict:
+def training_steps(game: str, hidden: tuple[int, ...], threads: int, args: Args) -> tuple[dict, dict]:
+    """``({name: (step function, units per call)}, facts)`` for one game: the env step, both actors and
+    both learners of the module docstring, on a fresh batch env and network."""
     from agents.neural.network import masked_argmax, masked_logits
     from agents.neural.rollout import HandRecorder, make_batch_env
     from agents.neural.training import new_network
@@ -151,20 +161,71 @@ def measure_game(game: str, hidden: tuple[int, ...], threads: int, args: Args) -
         optimizer.step()
 
     rows = env.num_envs
-    results = {
-        "env_steps": best_rate(env_step, rows, args.seconds),
-        "dmc_actor_decisions": best_rate(dmc_actor_step, rows, args.seconds),
-        "ppo_actor_decisions": best_rate(ppo_actor_step, rows, args.seconds),
-        "dmc_learner_samples": best_rate(dmc_learner_step, 2048, args.seconds),
-        "ppo_learner_samples": best_rate(ppo_learner_step, 4096, args.seconds),
+    steps = {
+        "env_steps": (env_step, rows),
+        "dmc_actor_decisions": (dmc_actor_step, rows),
+        "ppo_actor_decisions": (ppo_actor_step, rows),
+        "dmc_learner_samples": (dmc_learner_step, 2048),
+        "ppo_learner_samples": (ppo_learner_step, 4096),
     }
-    flat = {"obs_size": env.obs_size, "num_actions": env.num_actions,
-            "parameters": sum(p.numel() for p in network.parameters())}
+    facts = {"obs_size": env.obs_size, "num_actions": env.num_actions,
+             "parameters": sum(p.numel() for p in network.parameters())}
+    return steps, facts
+
+
+def measure_game(game: str, hidden: tuple[int, ...], threads: int, args: Args) -> dict:
+    """Every rate of one game in this process (see the module docstring)."""
+    steps, flat = training_steps(game, hidden, threads, args)
+    results = {name: best_rate(work, units, args.seconds) for name, (work, units) in steps.items()}
     for name, rate in results.items():
         flat[f"{name}_per_second"] = rate["per_second"]
         flat[f"{name}_per_cpu_second"] = rate["per_cpu_second"]
     flat["dmc_actor_share_of_env_speed"] = flat["dmc_actor_decisions_per_second"] / flat["env_steps_per_second"]
     return flat
+
+
+ACTOR_STEPS = ("env_steps", "dmc_actor_decisions", "ppo_actor_decisions")
+
+
+def _actor_process(game: str, hidden: tuple[int, ...], args: Args, barrier) -> dict:
+    """One of ``args.processes`` actor processes: ``{name: [(units, seconds) per window]}``, every window
+    started together with the other processes' (``barrier``)."""
+    from agents.neural.training import set_threads
+
+    set_threads(1, 1)
+    steps, _ = training_steps(game, hidden, 1, args)
+    windows: dict[str, list[tuple[int, float]]] = {}
+    for name in ACTOR_STEPS:
+        work, units = steps[name]
+        work()  # compiled and warmed before the clocks start
+        windows[name] = []
+        for _ in range(3):
+            barrier.wait()
+            calls, start = 0, time.perf_counter()
+            while time.perf_counter() - start < args.seconds:
+                work()
+                calls += 1
+            windows[name].append((calls * units, time.perf_counter() - start))
+    return windows
+
+
+def measure_processes(game: str, hidden: tuple[int, ...], args: Args) -> dict:
+    """The actors (and the random-action env) in ``args.processes`` processes at once: the sum of their
+    rates in the best of three common windows."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, context.Pool(args.processes) as pool:
+        barrier = manager.Barrier(args.processes)
+        per_process = pool.starmap(_actor_process, [(game, hidden, args, barrier)] * args.processes)
+    row = {}
+    for name in ACTOR_STEPS:
+        totals = [sum(units / seconds for units, seconds in (windows[name][w] for windows in per_process))
+                  for w in range(3)]
+        row[f"{name}_per_second"] = max(totals)
+        row[f"{name}_per_second_each"] = [max(units / seconds for units, seconds in windows[name])
+                                          for windows in per_process]
+    return row
 
 
 def main(args: Args) -> dict:
@@ -189,6 +250,13 @@ def main(args: Args) -> dict:
                        **measure_game(game, tuple(hidden), threads, args)}
                 report["results"].append(row)
                 print(json.dumps(row), flush=True)
+    report["processes"] = []
+    for hidden in widths if args.processes > 1 else []:
+        for game in args.games:
+            row = {"game": game, "processes": args.processes, "threads": 1, "hidden": list(hidden),
+                   **measure_processes(game, tuple(hidden), args)}
+            report["processes"].append(row)
+            print(json.dumps(row), flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(report, out, indent=2)

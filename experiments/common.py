@@ -82,6 +82,9 @@ class TrainingArgs(RunArgs):
     machine whose cores other work shares"""
     eval_every: int = 2_000_000
     """decisions between duplicate arena evaluations (0: none)"""
+    eval_also: list[str] = field(default_factory=list)
+    """further opponents matched at every evaluation, on the same deals, e.g. pimc (a match against pimc
+    costs about three times one against rules); logged as charts/units_per_hand_vs_<opponent>"""
     save_every: int = 2_000_000
     """decisions between checkpoints (the envs are reseeded there, see experiments/dmc.py)"""
     resume: str | None = None

@@ -354,16 +354,26 @@ class Run:
         path = self.save_network(self.dir / "eval" / f"decisions_{self.decisions}.pt")
         result = {"decisions": self.decisions, "wall_seconds": self.clock.wall,
                   **evaluate(path, args.game, self.config, args.eval_opponent, args.eval_hands, args.eval_seed)}
+        self._log_evaluation(result)
+        also = [evaluate(path, args.game, self.config, opponent, args.eval_hands, args.eval_seed)
+                for opponent in getattr(args, "eval_also", [])]
+        for match in also:
+            self._log_evaluation(match)
+        if also:
+            result["also"] = also
         self.evaluations.append(result)
         with open(self.dir / "evaluations.jsonl", "a", encoding="utf-8") as log:
             log.write(json.dumps(result) + "\n")
-        name = f"charts/units_per_hand_vs_{args.eval_opponent}"
-        self.writer.add_scalar(name, result["units_per_hand"], self.decisions)
-        low, high = result["ci95"]
+        return result
+
+    def _log_evaluation(self, match: dict) -> None:
+        """``charts/units_per_hand_vs_<opponent>`` (and its interval) at the current decision count."""
+        name = f"charts/units_per_hand_vs_{match['opponent']}"
+        self.writer.add_scalar(name, match["units_per_hand"], self.decisions)
+        low, high = match["ci95"]
         if low is not None:
             self.writer.add_scalar(name + "_ci_low", low, self.decisions)
             self.writer.add_scalar(name + "_ci_high", high, self.decisions)
-        return result
 
     def __enter__(self) -> Run:
         if self.args.progress:

@@ -34,15 +34,17 @@ from trick_core import drivers
 from trick_core.bits import make_rng
 from trick_core.registry import kernel_module, make_env
 
-from ..base import Agent, legal_actions, positive_int, seat_of
-from ..neural.checkpoint import build_network, load_agent_checkpoint
-from ..neural.network import NumpyPolicy
+from ..base import ActionValueAgent, legal_actions, positive_int, seat_of
+from ..neural.checkpoint import load_agent_policy
 from ..neural.rollout import RolloutEvaluator, make_batch_env
 
 DEFAULT_SAMPLES = 16
+SEARCH_SCOPES = ("all", "cards")
+"""What ``pimc_neural`` searches: every decision with a choice, or only those with a card play among the
+legal actions (the others, bidding, doubling, talk and exchanges, are the network's own choice)."""
 
 
-class NeuralPIMCAgent(Agent):
+class NeuralPIMCAgent(ActionValueAgent):
     """PIMC with the network's greedy play as the playout policy (see the module docstring)."""
 
     name = "pimc_neural"
@@ -53,13 +55,17 @@ class NeuralPIMCAgent(Agent):
         samples: int = DEFAULT_SAMPLES,
         path: str | None = None,
         head: str | None = None,
+        search: str = "all",
         seed: int | None = None,
     ) -> None:
         super().__init__(game, seed)
         self.samples = positive_int(samples, "samples")
-        self.path, checkpoint, head = load_agent_checkpoint(self.game, path, head)
+        if search not in SEARCH_SCOPES:
+            raise ValueError(f"search must be one of {SEARCH_SCOPES}, got {search!r}")
+        self.search_scope = search
+        self._card_actions: dict[int, np.ndarray] = {}
+        self.path, checkpoint, self.policy = load_agent_policy(self.game, path, head)
         self.config = dict(checkpoint["config"])
-        self.policy = NumpyPolicy(build_network(checkpoint).numpy_weights(), head)
         self._kernel = kernel_module(self.game)
         self._drivers = drivers.compiled(self._kernel)
         self._evaluators: dict[int, RolloutEvaluator] = {}
@@ -69,20 +75,30 @@ class NeuralPIMCAgent(Agent):
         self.inconsistent_worlds = 0
 
     def act(self, env, agent: str) -> int:
-        self._check_table(env)
-        legal = legal_actions(env, agent)
-        self.decisions += 1
-        if legal.size == 1:
-            return int(legal[0])
-        values = self.action_values(env, agent, legal)
-        return int(legal[int(np.argmax(values))])
+        if self.search_scope == "cards":
+            legal = legal_actions(env, agent)
+            if legal.size > 1 and not self._card_mask(env)[legal].any():
+                self.check_table(env)
+                self.decisions += 1
+                scores = self.policy.scores(env.observe(agent)["observation"][None, :])[0]
+                return int(legal[np.argmax(scores[legal])])
+        return super().act(env, agent)
+
+    def _card_mask(self, env) -> np.ndarray:
+        """Which action indices of this table are card plays (face up or face down)."""
+        base = env.unwrapped
+        if base.num_actions not in self._card_actions:
+            names = [base.action_to_string(a) for a in range(base.num_actions)]
+            self._card_actions[base.num_actions] = np.array(
+                [base.deck.is_card(name) or name.startswith("turn:") for name in names], dtype=bool)
+        return self._card_actions[base.num_actions]
 
     def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
         """Mean settlement of ``agent``'s seat after each legal action (in the order of ``legal``), the
         hands played out by the network in the sampled worlds."""
         if legal is None:
             legal = legal_actions(env, agent)
-        self._check_table(env)
+        self.check_table(env)
         start = time.perf_counter()
         seat = seat_of(env, agent)
         worlds = self._worlds(env, agent, seat, legal)
@@ -125,7 +141,7 @@ class NeuralPIMCAgent(Agent):
             self._evaluators[rows] = RolloutEvaluator(env)
         return self._evaluators[rows]
 
-    def _check_table(self, env) -> None:
+    def check_table(self, env) -> None:
         """The table must have the configuration the network was trained on."""
         config = dict(env.unwrapped.config)
         if config != self._trained_table:
@@ -141,4 +157,5 @@ class NeuralPIMCAgent(Agent):
                 "inconsistent_worlds": self.inconsistent_worlds}
 
     def __repr__(self) -> str:
-        return f"NeuralPIMCAgent(game={self.game!r}, samples={self.samples}, path={str(self.path)!r})"
+        return (f"NeuralPIMCAgent(game={self.game!r}, samples={self.samples}, search={self.search_scope!r}, "
+                f"path={str(self.path)!r})")

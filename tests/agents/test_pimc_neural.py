@@ -6,6 +6,7 @@ import pytest
 
 from agents import make
 from agents.neural import neural_available
+from tests.tables import random_play_positions
 from trick_core.registry import make_env
 
 GAMES = [game for game in ("bavarian", "knuffeln") if neural_available(game)]
@@ -33,18 +34,11 @@ def test_pimc_neural_plays_whole_hands_legally(game):
 def choice_positions(game, count, seed):
     """Tables where the seat to act has more than one legal action, reached by random play."""
     rng = np.random.default_rng(seed)
-    env = make_env(game)
-    found, hand = [], 0
-    while len(found) < count:
-        env.reset(seed=seed + hand)
-        hand += 1
-        while not env.terminations[env.agent_selection]:
-            legal = env.unwrapped.legal_actions()
-            if len(legal) > 1 and rng.random() < 0.2:
-                found.append(env.unwrapped.clone())
-                break
-            env.step(int(rng.choice(legal)))
-    return found
+
+    def pick(env, legal):
+        return env.unwrapped.clone() if len(legal) > 1 and rng.random() < 0.2 else None
+
+    return random_play_positions(make_env(game), seed, rng, count, pick, one_per_hand=True)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -72,3 +66,29 @@ def test_pimc_neural_rejects_a_table_it_was_not_trained_on():
         agent.act(env, env.agent_selection)
     with pytest.raises(ValueError, match="samples"):
         make("pimc_neural", "knuffeln", samples=0)
+    with pytest.raises(ValueError, match="search must be one of"):
+        make("pimc_neural", "knuffeln", search="bids")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_search_cards_leaves_decisions_without_a_card_play_to_the_network(game):
+    neural = make("neural", game)
+    agent = make("pimc_neural", game, samples=2, search="cards")
+    env = make_env(game)
+    left_to_network = searched = 0
+    for seed in range(6):
+        env.reset(seed=seed)
+        while not env.terminations[env.agent_selection] and not (left_to_network and searched > 2):
+            seat = env.agent_selection
+            names = env.unwrapped.legal_action_strings()
+            with_card = any(env.unwrapped.deck.is_card(name) or name.startswith("turn:") for name in names)
+            searches = agent.searches
+            action = agent.act(env, seat)
+            if len(names) > 1 and not with_card:
+                assert action == neural.act(env, seat) and agent.searches == searches
+                left_to_network += 1
+            elif len(names) > 1:
+                assert agent.searches == searches + 1
+                searched += 1
+            env.step(action)
+    assert left_to_network > 0 and searched > 0

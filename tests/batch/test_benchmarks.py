@@ -71,3 +71,19 @@ def test_agent_speed_benchmark_reports_every_game_and_agent():
     for row in result.values():
         assert row["legal_actions_mean"] > 1
         assert row["pimc[samples=2]"] > 0 and row["pimc_random[samples=2]"] > 0
+
+
+def test_training_throughput_reports_actors_in_one_and_in_several_processes():
+    from benchmarks.training_throughput import Args, main
+
+    args = Args(games=["bavarian"], num_envs=64, hidden=(16,), small_hidden=(), threads=[1], processes=2,
+                seconds=0.05)
+    report = main(args)
+    (row,) = report["results"]
+    assert row["dmc_actor_decisions_per_second"] > 0 and row["ppo_learner_samples_per_second"] > 0
+    (together,) = report["processes"]
+    assert together["processes"] == 2 and len(together["dmc_actor_decisions_per_second_each"]) == 2
+    for name in ("env_steps", "dmc_actor_decisions", "ppo_actor_decisions"):
+        each = together[f"{name}_per_second_each"]
+        assert all(rate > 0 for rate in each)
+        assert together[f"{name}_per_second"] <= sum(each) * 1.0001  # a sum over the same windows

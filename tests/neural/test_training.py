@@ -2,7 +2,9 @@
 a checkpoint that round-trips and plays), same seed -> same first updates, and resume == uninterrupted."""
 
 import dataclasses
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -124,12 +126,18 @@ def test_resume_refuses_another_game_or_a_network_without_resume_state(tmp_path)
 
 
 def test_evaluation_inside_training_is_logged(tmp_path):
-    args = tiny_args(dmc, tmp_path, "run", total_decisions=2 * ITERATION, eval_every=ITERATION, eval_hands=2)
+    args = tiny_args(dmc, tmp_path, "run", total_decisions=2 * ITERATION, eval_every=ITERATION, eval_hands=2,
+                     eval_also=["random"])
     summary = dmc.main(args)
     evaluations = load_checkpoint(summary["final"])["training"]["evaluations"]
     assert [e["decisions"] for e in evaluations] == [ITERATION, 2 * ITERATION]
     assert all(e["opponent"] == "rules" and e["hands"] == 2 and math.isfinite(e["units_per_hand"])
                for e in evaluations)
+    also = [match for e in evaluations for match in e["also"]]
+    assert [m["opponent"] for m in also] == ["random", "random"]
+    assert all(m["hands"] == 2 and m["seed"] == args.eval_seed and math.isfinite(m["units_per_hand"]) for m in also)
+    logged = Path(args.run_dir, "evaluations.jsonl").read_text().splitlines()
+    assert [json.loads(line)["also"][0]["opponent"] for line in logged] == ["random", "random"]
 
 
 def test_warm_start_imitates_a_teacher_and_starts_dmc(tmp_path):
