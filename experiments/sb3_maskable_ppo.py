@@ -113,6 +113,7 @@ class StopAfterMinutes:
 def train(args: Args) -> dict:
     """Train MaskablePPO as ``args`` says; return a summary (steps, wall and CPU seconds, steps/s)."""
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     set_threads(args.torch_threads, args.numba_threads)
     env = make_training_env(args)
@@ -131,6 +132,7 @@ def train(args: Args) -> dict:
         device="cpu",
         verbose=0,
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's own would open a folder in the temp dir
     wall, cpu = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=args.total_timesteps, callback=StopAfterMinutes(args.max_minutes))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

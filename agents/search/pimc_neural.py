@@ -1,6 +1,11 @@
 """The ``pimc_neural`` agent: determinized search (PIMC) whose playouts are played by a trained network.
 
-For every decision with a choice the agent
+By default (``search="cards"``) it searches the decisions with a card play among the legal actions and
+leaves every other decision (bids, doubles, talk, exchanges) to the network's own greedy choice, as the
+``neural`` agent plays it: a bid valued by playouts in guessed worlds is where determinized search goes
+wrong (a contract that needs the right card lie looks good in the worlds that have it), and searching the
+bids too (``search="all"``) lost to ``pimc`` by 5 units per hand in Palatinate where searching only the card
+play did not lose (docs/training.md). For every decision it searches the agent
 
 1. draws one world consistent with what its seat knows (``env.unwrapped.resample_from_infostate``), and
    from its kernel state redeals the cards hidden from the seat ``samples`` times with the compiled
@@ -20,8 +25,9 @@ the hand.
 Cost per decision: ``samples`` compiled redeals and ``samples * legal actions`` hands played to their end,
 a network forward pass (numpy) over all of them per step. A forced move costs nothing.
 
-Use: ``agents.make("pimc_neural", game, samples=..., path=...)`` or ``"pimc_neural[samples=32]"`` in the
-arena. Only the table configuration the checkpoint was trained on is supported (a clear error otherwise).
+Use: ``agents.make("pimc_neural", game, samples=..., search=..., path=...)`` or
+``"pimc_neural[samples=32,search=all]"`` in the arena. Only the table configuration the checkpoint was
+trained on is supported (a clear error otherwise).
 """
 
 from __future__ import annotations
@@ -39,9 +45,10 @@ from ..neural.checkpoint import load_agent_policy
 from ..neural.rollout import RolloutEvaluator, make_batch_env
 
 DEFAULT_SAMPLES = 16
-SEARCH_SCOPES = ("all", "cards")
-"""What ``pimc_neural`` searches: every decision with a choice, or only those with a card play among the
-legal actions (the others, bidding, doubling, talk and exchanges, are the network's own choice)."""
+SEARCH_SCOPES = ("cards", "all")
+"""What ``pimc_neural`` searches: only the decisions with a card play among the legal actions (the
+default: the others, bidding, doubling, talk and exchanges, are the network's own choice), or every
+decision with a choice. Searching the bids too lost badly in Palatinate (see docs/training.md)."""
 
 
 class NeuralPIMCAgent(ActionValueAgent):
@@ -55,7 +62,7 @@ class NeuralPIMCAgent(ActionValueAgent):
         samples: int = DEFAULT_SAMPLES,
         path: str | None = None,
         head: str | None = None,
-        search: str = "all",
+        search: str = "cards",
         seed: int | None = None,
     ) -> None:
         super().__init__(game, seed)
@@ -80,9 +87,17 @@ class NeuralPIMCAgent(ActionValueAgent):
             if legal.size > 1 and not self._card_mask(env)[legal].any():
                 self.check_table(env)
                 self.decisions += 1
-                scores = self.policy.scores(env.observe(agent)["observation"][None, :])[0]
-                return int(legal[np.argmax(scores[legal])])
+                return self._network_choice(env, agent, legal)
         return super().act(env, agent)
+
+    def _network_choice(self, env, agent: str, legal: np.ndarray) -> int:
+        """The ``neural`` agent's action: the best legal score of the network on the seat's observation as
+        the network was trained on it, read in a batch env from any world consistent with what the seat
+        knows (the seat's own view of it is exact; the table may give another ``observation_type``)."""
+        world = env.unwrapped.resample_from_infostate(agent, 0).kernel_state()
+        step = self._evaluator(1).env.load_states(world[None, :], rows=np.zeros(1, dtype=np.int64))
+        scores = self.policy.scores(step.observation)[0]
+        return int(legal[np.argmax(scores[legal])])
 
     def _card_mask(self, env) -> np.ndarray:
         """Which action indices of this table are card plays (face up or face down)."""

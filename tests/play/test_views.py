@@ -117,9 +117,6 @@ def hand_played_by(game: str, seed: int, bot: str):
     return env
 
 
-RULES_SEATS = {"bavarian": 4, "palatinate": 3, "asserufen": 4}
-
-
 @pytest.mark.parametrize("game", ["bavarian", "palatinate", "asserufen"])
 def test_settlement_explained_with_the_env_value(game):
     """The value the explanation computes (or breaks down) is the one the env settled, for the rules

@@ -33,6 +33,7 @@ def test_sb3_maskable_ppo_trains_on_the_vector_env_and_enters_the_arena(tmp_path
         recipe.Args(total_timesteps=512, num_envs=8, n_steps=64, batch_size=128, hidden=32, save_path=str(path))
     )
     assert summary["timesteps"] >= 512 and path.exists()
+    assert not (tmp_path / "sb3-logs").exists(), "the recipe's silent logger opens no folder"
     result = run_arena("bavarian", [f"experiments.sb3_maskable_ppo:make_agent[model_path={path}]", "random"], 2, 0)
     assert result["hands"] == 2 and len(result["agents"]) == 2
 
