@@ -44,6 +44,7 @@ from __future__ import annotations
 import itertools
 import json
 import multiprocessing
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -277,15 +278,15 @@ def _worker_context():
     this process: a parent that has already run OpenMP or numba thread pools (torch, a neural agent's
     compiled features) leaves a forked child waiting forever on those pools' locks."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["agents.arena"])
+    main_spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if main_spec is None or main_spec.name != __name__:  # under ``python -m agents.arena`` the fork server
+        context.set_forkserver_preload([__name__])  # runs this module as __main__ anyway; preloading it too warns
     return context
 
 
 def _one_thread_per_worker() -> None:
     """Run in each worker before it plays: the workers are the parallelism, so torch gets one thread in
     each (and stays out of OpenMP)."""
-    import sys
-
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)

@@ -32,3 +32,14 @@ def test_forked_workers_play_after_the_parent_used_torch_threads():
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert int(done.stdout.split()[-1]) > 0
+
+
+def test_the_arena_command_with_workers_runs_without_warnings():
+    """``python -m agents.arena --workers 2``: the fork server runs the arena module as its main module, so
+    preloading it as well made Python warn (``'agents.arena' found in sys.modules ...``) in every run."""
+    command = [sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "random", "rules",
+               "--hands", "2", "--seed", "1", "--workers", "2", "--no-progress"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Warning" not in done.stderr, done.stderr[-2000:]
+    assert "random" in done.stdout and "rules" in done.stdout
