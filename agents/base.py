@@ -20,6 +20,8 @@ that matches are reproducible whatever the order in which hands are played (and 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from trick_core.registry import game_spec
@@ -74,6 +76,31 @@ def legal_actions(env, agent: str) -> np.ndarray:
     if legal.size == 0:
         raise ValueError(f"{agent} has no legal action: it is not its turn or the hand is over")
     return legal
+
+
+_ACTION_MASKS: dict[tuple, np.ndarray] = {}
+
+
+def actions_named(env, kind: str, test: Callable[[str], bool]) -> np.ndarray:
+    """Which action indices of ``env`` have a name that passes ``test``, as a bool array; cached per
+    ``kind`` (the name of the test) and action list, so a search agent asks it at every decision."""
+    names = env.unwrapped.action_names
+    key = (kind, names)
+    mask = _ACTION_MASKS.get(key)
+    if mask is None:
+        mask = _ACTION_MASKS[key] = np.array([test(name) for name in names], dtype=bool)
+    return mask
+
+
+def card_actions(env) -> np.ndarray:
+    """Which action indices of ``env`` play a card: face up, or face down (Knüffeln's ``turn:``)."""
+    deck = env.unwrapped.deck
+    return actions_named(env, "card", lambda name: deck.is_card(name) or name.startswith("turn:"))
+
+
+def turn_actions(env) -> np.ndarray:
+    """Which action indices of ``env`` are Knüffeln's face-down plays (``turn:C``); none in other games."""
+    return actions_named(env, "turn", lambda name: name.startswith("turn:"))
 
 
 def seat_of(env, agent: str) -> int:

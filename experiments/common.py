@@ -6,14 +6,21 @@ docstrings like the script's own), from the most general to the most specific:
 
 - ``GameArgs``: game, env options, seed, runs folder (every recipe of ``agents.neural``'s networks, the
   pipeline included);
+- ``OptimiserArgs``: the learning rate, for every recipe that trains with Adam (mixed into ``RunArgs`` and
+  ``LibraryArgs``);
 - ``RunArgs``: one run's folder, device, torch threads, progress bar, network shape, reward scale and its
   evaluation in the duplicate arena (``experiments/warm_start.py`` and the training scripts);
 - ``TrainingArgs``: what ``agents.neural.training.Run`` reads of a training run (budget, checkpoints,
-  resume, warm start) and the batch env's size (``experiments/mcpi.py``, ``ppo.py``, ``dmc.py``);
+  resume, warm start), the batch env's size and the gradient clipping (``experiments/mcpi.py``, ``ppo.py``, ``dmc.py``);
 - ``SelfPlayArgs``: self-play rollouts with an opponent pool and their actors, in this process or on Ray
   (``experiments/ppo.py``, ``dmc.py``; ``experiments/selfplay.py``);
 - ``LibraryArgs``: the few options of the third-party library recipes (``*_pettingzoo.py``,
-  ``sb3_maskable_ppo.py``, ``ray_selfplay.py``).
+  ``sb3_maskable_ppo.py``, ``ray_selfplay.py``), their policy's width among them;
+- ``OneSeatArgs``: those of them that train one seat against fixed opponents (``sb3_maskable_ppo.py``,
+  ``tianshou_pettingzoo.py``): the opponents, the learner's seat and the discount.
+
+A script gives an inherited option its own default by declaring it again without a docstring (tyro takes
+the help text from the class that documents it), so every option is documented once.
 
 The algorithm itself (acting, credit, the update) stays in each script.
 """
@@ -44,7 +51,13 @@ class GameArgs:
 
 
 @dataclass
-class RunArgs(GameArgs):
+class OptimiserArgs:
+    learning_rate: float = 3e-4
+    """Adam step size"""
+
+
+@dataclass
+class RunArgs(GameArgs, OptimiserArgs):
     run_dir: str | None = None
     """write here instead of a new folder in runs_dir (a resumed run: by default its checkpoint's folder)"""
     device: str = "cpu"
@@ -75,6 +88,8 @@ class TrainingArgs(RunArgs):
     """hands stepped together by the actors"""
     total_decisions: int = 30_000_000
     """stop after this many decisions (all seats, all rows)"""
+    max_grad_norm: float = 10.0
+    """gradient clipping: the largest norm of all the gradients together"""
     time_limit_minutes: float | None = None
     """stop after this many minutes of wall time (counted over resumes), whichever comes first"""
     cpu_limit_minutes: float | None = None
@@ -115,13 +130,30 @@ class SelfPlayArgs(TrainingArgs):
 
 
 @dataclass
-class LibraryArgs:
+class LibraryArgs(OptimiserArgs):
     game: str = "bavarian"
     """bavarian, palatinate, asserufen or knuffeln"""
     seed: int = 0
     """seed of the envs and the networks"""
     torch_threads: int = 1
     """torch threads (set in the script: torch's default beside numba on a small machine is 30-70x slower)"""
+    hidden: int = 128
+    """units of each hidden layer of the recipe's policy (two layers; one in the TorchRL recipe)"""
+
+
+@dataclass
+class OneSeatArgs(LibraryArgs):
+    opponents: str = "random"
+    """the other seats: any agents.make name"""
+    seat: str = "random"
+    """the learner's seat: 'random' (drawn per hand) or a seat number"""
+    gamma: float = 1.0
+    """discount (a hand is short and only its result counts)"""
+
+    @property
+    def learner_seat(self) -> str | int:
+        """``seat`` as the one-seat envs take it: ``"random"`` or the seat's number."""
+        return self.seat if self.seat == "random" else int(self.seat)
 
 
 class LossLog:

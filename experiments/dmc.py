@@ -44,12 +44,8 @@ ALGO = "dmc"
 
 @dataclass
 class Args(SelfPlayArgs):
-    learning_rate: float = 3e-4
-    """Adam step size"""
     batch_size: int = 2048
     """decisions per gradient step"""
-    max_grad_norm: float = 10.0
-    """gradient clipping"""
     epsilon_start: float = 0.2
     """exploration rate at the start (a uniformly random legal action)"""
     epsilon_end: float = 0.02

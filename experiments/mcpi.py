@@ -69,8 +69,6 @@ class Args(TrainingArgs):
     """hands played at once by the rollouts"""
     epsilon: float = 0.05
     """the actors' exploration (uniformly random legal actions), for more varied positions"""
-    learning_rate: float = 3e-4
-    """Adam step size"""
     batch_size: int = 256
     """probes per gradient step (each with all its legal actions)"""
     epochs: int = 2
@@ -78,8 +76,6 @@ class Args(TrainingArgs):
     value_coef: float = 0.1
     """weight of the error of q's mean over a probe's actions (the differences between actions, which
     decide the play, are fitted with weight 1)"""
-    max_grad_norm: float = 10.0
-    """gradient clipping"""
     kl_coef: float = 0.05
     """target policy: weight of KL(starting network's policy || policy), keeping the warm start's play
     where the rollouts show no clear difference"""

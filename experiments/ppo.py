@@ -40,7 +40,6 @@ ALGO = "ppo"
 @dataclass
 class Args(SelfPlayArgs):
     learning_rate: float = 2.5e-4
-    """Adam step size"""
     update_epochs: int = 3
     """passes over each rollout's decisions"""
     minibatch_size: int = 4096
@@ -54,11 +53,9 @@ class Args(SelfPlayArgs):
     vf_coef: float = 0.5
     """weight of the value loss"""
     max_grad_norm: float = 0.5
-    """gradient clipping"""
     norm_adv: bool = True
     """normalise advantages per minibatch"""
     opponent_fraction: float = 0.2
-    """share of hands in which a frozen past policy plays half the seats (opponent pool)"""
 
 
 def sample_actions(network, observation, action_mask, generator, device):

@@ -47,7 +47,6 @@ class Args(LibraryArgs):
     steps: int = 32
     """batch env steps per actor and iteration"""
     hidden: int = 64
-    """units of the policy's two hidden layers"""
     learning_rate: float = 1e-3
     entropy_coef: float = 0.01
     value_coef: float = 0.5

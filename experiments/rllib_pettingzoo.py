@@ -44,11 +44,6 @@ class Args(LibraryArgs):
     """env steps per iteration"""
     minibatch_size: int = 250
     """PPO minibatch size"""
-    learning_rate: float = 3e-4
-    """Adam step size"""
-    hidden: int = 128
-    """units of each of the two hidden layers"""
-
 
 
 def make_env(game: str) -> PettingZooEnv:

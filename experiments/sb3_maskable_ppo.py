@@ -29,17 +29,13 @@ import torch
 import tyro
 
 from agents.neural.training import set_threads
-from experiments.common import LibraryArgs
+from experiments.common import OneSeatArgs
 
 
 @dataclass
-class Args(LibraryArgs):
+class Args(OneSeatArgs):
     env: str = "vector"
-    """'vector' (compiled one-seat vector env, random opponents) or 'single' (one-seat Gymnasium envs)"""
-    opponents: str = "random"
-    """opponents: 'random' for --env vector; any agents.make name for --env single"""
-    seat: str = "random"
-    """the learner's seat: 'random' (drawn per hand) or a seat number"""
+    """'vector' (compiled one-seat vector env: random opponents only) or 'single' (one-seat Gymnasium envs)"""
     num_envs: int = 64
     """parallel hands"""
     total_timesteps: int = 200_000
@@ -50,14 +46,10 @@ class Args(LibraryArgs):
     """minibatch size"""
     n_epochs: int = 4
     """optimisation epochs per update"""
-    learning_rate: float = 3e-4
-    """Adam step size"""
     ent_coef: float = 0.01
     """entropy bonus"""
-    gamma: float = 1.0
-    """discount (a hand is short and only its result counts)"""
     hidden: int = 256
-    """units in each of the two hidden layers of the policy and value networks"""
+    """units of each of the two hidden layers of the policy and of the value network"""
     numba_threads: int = 1
     """numba threads of the compiled env"""
     save_path: str = "runs/sb3_maskable_ppo.zip"
@@ -65,18 +57,13 @@ class Args(LibraryArgs):
     max_minutes: float = 0.0
     """stop training after this many minutes of wall time (0: no limit)"""
 
-
-def parse_seat(seat: str):
-    return seat if seat == "random" else int(seat)
-
-
 def make_training_env(args: Args):
     """The SB3 VecEnv the model learns on (see the module docstring)."""
     if args.env == "vector":
         from trick_gym.sb3 import SB3VecEnv
 
         return SB3VecEnv(
-            args.game, args.num_envs, opponents=args.opponents, seat=parse_seat(args.seat), seed=args.seed,
+            args.game, args.num_envs, opponents=args.opponents, seat=args.learner_seat, seed=args.seed,
             num_threads=args.numba_threads,
         )
     if args.env == "single":
@@ -87,7 +74,7 @@ def make_training_env(args: Args):
 
         gym_id = trick_gym.GYM_IDS[args.game]
         factories = [
-            lambda: gymnasium.make(gym_id, opponents=args.opponents, seat=parse_seat(args.seat))
+            lambda: gymnasium.make(gym_id, opponents=args.opponents, seat=args.learner_seat)
             for _ in range(args.num_envs)
         ]
         vec_env = DummyVecEnv(factories)

@@ -31,14 +31,12 @@ from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
 from agents.neural.training import set_threads
-from experiments.common import LibraryArgs
+from experiments.common import OneSeatArgs
 from trick_gym.pettingzoo import LearnerSeatTable
 
 
 @dataclass
-class Args(LibraryArgs):
-    opponents: str = "random"
-    """the other seats: any agents.make name"""
+class Args(OneSeatArgs):
     epochs: int = 2
     """training epochs"""
     epoch_num_steps: int = 200
@@ -54,21 +52,17 @@ class Args(LibraryArgs):
     batch_size: int = 64
     """minibatch size"""
     learning_rate: float = 1e-4
-    """Adam step size"""
-    gamma: float = 1.0
-    """discount (a hand is short and only its result counts)"""
     target_update_freq: int = 200
     """target network update period"""
     eps_train: float = 0.1
     """exploration rate while collecting"""
     hidden: int = 256
-    """units of each of the two hidden layers"""
     progress: bool = True
     """show Tianshou's progress bars and epoch lines"""
 
 
 def make_env(args: Args) -> PettingZooEnv:
-    return PettingZooEnv(LearnerSeatTable(args.game, opponents=args.opponents, seat="random"))
+    return PettingZooEnv(LearnerSeatTable(args.game, opponents=args.opponents, seat=args.learner_seat))
 
 
 def make_algorithm(args: Args, env: PettingZooEnv) -> MultiAgentOffPolicyAlgorithm:

@@ -39,9 +39,6 @@ class Args(LibraryArgs):
     episodes_per_update: int = 8
     """hands per gradient step"""
     learning_rate: float = 1e-3
-    """Adam step size"""
-    hidden: int = 128
-    """hidden units of the shared policy MLP"""
 
 
 

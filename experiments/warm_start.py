@@ -65,7 +65,7 @@ class Args(RunArgs):
     batch_size: int = 1024
     """decisions per gradient step"""
     learning_rate: float = 1e-3
-    """Adam step size (decayed linearly to zero over the epochs)"""
+    """Adam step size at the start (decayed linearly to zero over the epochs)"""
     value_coef: float = 0.5
     """weight of the value head's squared error"""
     q_coef: float = 0.5

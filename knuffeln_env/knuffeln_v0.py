@@ -175,6 +175,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trick_core import render
 from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.bits import make_rng
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
@@ -532,18 +533,13 @@ class KnuffelnEnv(KernelEnv):
             lines.append(f"dealer {st['dealer_choice']}")
         for exchange in st["exchanges"]:
             lines.append(f"{exchange['agent']} gave {exchange['gave']} for {exchange['took']} ({exchange['kind']})")
-        for agent in self.possible_agents:
-            marker = "*" if agent == st["current_player"] else " "
-            team = st["teams"][agent]
-            lines.append(f"{marker} {agent} [team {'-' if team is None else team}]: {' '.join(st['hands'][agent])}")
-        for i, trick in enumerate(st["tricks"]):
-            cards = "  ".join(f"{a[-1]}:{c:<3}" for a, c in trick["cards"])
-            down = " (face down, accepted)" if trick["face_down_accepted"] else ""
-            lines.append(f"trick {i + 1}: {cards} -> {trick['winner']}{down}")
-        if st["trick"]:
-            hidden = st["trick_face_down"]
-            shown = [f"{a[-1]}:{'??' if i == 0 and hidden else c}" for i, (a, c) in enumerate(st["trick"])]
-            lines.append("trick in progress: " + "  ".join(shown))
+        teams = {agent: "-" if team is None else team for agent, team in st["teams"].items()}
+        lines += render.seat_lines(st, self.possible_agents, lambda agent: (
+            f"[team {teams[agent]}] {' '.join(st['hands'][agent])}"
+        ))
+        lines += render.trick_lines(
+            st, lambda trick: " (face down, accepted)" if trick["face_down_accepted"] else "", st["trick_face_down"]
+        )
         lines.append(f"tricks won: team 0 {st['tricks_won'][0]}, team 1 {st['tricks_won'][1]}"
                      + ("; Jann choice pending" if st["jann_pending"] else "")
                      + (f"; team {st['committed_team']} committed to the march" if st["committed_team"] is not None
@@ -552,9 +548,8 @@ class KnuffelnEnv(KernelEnv):
             lines.append("talk: " + "; ".join(f"{a} {self._utterance_text(u)}" for a, u in st["talk"]))
         if st["result"] is not None:
             result = st["result"]
-            paid = zip(self.possible_agents, result["settlement"], strict=True)
             lines.append(f"result: {result['kind']}, team {result['winning_team']} wins {result['units']} units: "
-                         + "  ".join(f"{a} {u:+g}" for a, u in paid))
+                         + render.settlement(self.possible_agents, result["settlement"]))
         if self._match:
             match = st["match"]
             lines.append(f"match: rungs left team 0 {match['rungs_left'][0]}, team 1 {match['rungs_left'][1]}, "

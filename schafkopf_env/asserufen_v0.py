@@ -25,7 +25,7 @@ print(env.render())  # the hands, the contract and the result
 |---|---|
 | Import | `from schafkopf_env import asserufen_v0` |
 | Agents | `player_0` `player_1` `player_2` `player_3` (seat = index; play is clockwise in seat order) |
-| Action space | `Discrete(56)` |
+| Action space | `Discrete(56)`: 32 cards, 7 bids, `accept`/`refuse`, 9 cards to call, 3 solo suits, 3 doublings |
 | Observation space | `Dict(observation=Box(0, 120, (N,), float32), action_mask=Box(0, 1, (56,), int8))` |
 | N | 408 (`observation`), 1528 (`information_state`), 1656 (`perfect`) |
 | Rewards | the settlement in units at the end of the hand (zero-sum); 0 before |
@@ -162,6 +162,7 @@ import numpy as np
 
 from schafkopf_env.asserufen import kernel
 from schafkopf_env.four_hands import FourHandsEnv
+from trick_core import render
 from trick_core.cards import FRENCH_32
 
 GAME = kernel.GAME
@@ -269,17 +270,12 @@ class AsserufenEnv(FourHandsEnv):
                 f"contract: {st['contract']} by {st['declarer']}, trump {st['trump']}{called}, "
                 f"doublings {st['doublings']}"
             )
-        for agent in self.possible_agents:
-            marker = "*" if agent == st["current_player"] else " "
-            lines.append(
-                f"{marker} {agent}: {' '.join(st['hands'][agent]):<30} points {st['points'][agent]:>3} "
-                f"tricks {st['tricks_won'][agent]}"
-            )
-        if st["trick"]:
-            lines.append("trick: " + ", ".join(f"{a} {c}" for a, c in st["trick"]))
+        lines += render.seat_lines(st, self.possible_agents, lambda agent: (
+            f"{' '.join(st['hands'][agent]):<30} points {st['points'][agent]:>3} tricks {st['tricks_won'][agent]}"
+        ))
+        lines += render.trick_lines(st)
         if st["result"] is not None:
-            units = zip(self.possible_agents, st["result"], strict=True)
-            lines.append("result: " + ", ".join(f"{a} {u:+g}" for a, u in units))
+            lines.append("result: " + render.settlement(self.possible_agents, st["result"]))
         return "\n".join(lines)
 
 

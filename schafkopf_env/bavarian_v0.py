@@ -22,7 +22,7 @@ for agent in env.agent_iter():
 |---|---|
 | Import | `from schafkopf_env import bavarian_v0` |
 | Agents | `player_0` `player_1` `player_2` `player_3` (seat = index; play is clockwise in seat order) |
-| Action space | `Discrete(46)` |
+| Action space | `Discrete(46)`: 32 cards, 7 bids (`pass` to `sie`), 3 aces to call, 4 solo suits |
 | Observation space | `Dict(observation=Box(0, 1, (N,), float32), action_mask=Box(0, 1, (46,), int8))` |
 | N | 365 (`observation`), 1453 (`information_state`), 1581 (`perfect`) |
 | Rewards | the settlement in units at the end of the hand (zero-sum); 0 before |
@@ -124,6 +124,7 @@ from __future__ import annotations
 
 from schafkopf_env.bavarian import kernel
 from schafkopf_env.four_hands import FourHandsEnv
+from trick_core import render
 from trick_core.cards import GERMAN_32
 
 GAME = kernel.GAME
@@ -224,21 +225,13 @@ class BavarianSchafkopfEnv(FourHandsEnv):
             if st["called_suit"]:
                 detail += f", called ace {st['called_suit']}A"
             lines.append(f"contract {st['contract']} by {st['declarer']}{detail}")
-        for agent in self.possible_agents:
-            marker = "*" if agent == st["current_player"] else " "
-            bid = st["bids"].get(agent, "")
-            lines.append(
-                f"{marker} {agent}: {' '.join(st['hands'][agent]):<32} bid {bid:<9} "
-                f"points {st['points'][agent]:>3} tricks {st['tricks_won'][agent]}"
-            )
-        for i, trick in enumerate(st["tricks"]):
-            cards = "  ".join(f"{a[-1]}:{c:<3}" for a, c in trick["cards"])
-            lines.append(f"trick {i + 1}: {cards}  -> {trick['winner']}")
-        if st["trick"]:
-            lines.append("trick in progress: " + "  ".join(f"{a[-1]}:{c}" for a, c in st["trick"]))
+        lines += render.seat_lines(st, self.possible_agents, lambda agent: (
+            f"{' '.join(st['hands'][agent]):<32} bid {st['bids'].get(agent, ''):<9} "
+            f"points {st['points'][agent]:>3} tricks {st['tricks_won'][agent]}"
+        ))
+        lines += render.trick_lines(st)
         if st["result"] is not None:
-            units = zip(self.possible_agents, st["result"], strict=True)
-            lines.append("result: " + "  ".join(f"{a} {u:+g}" for a, u in units))
+            lines.append("result: " + render.settlement(self.possible_agents, st["result"]))
         return "\n".join(lines)
 
 

@@ -156,6 +156,7 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env.palatinate import kernel
+from trick_core import render
 from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import FRENCH_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
@@ -330,29 +331,24 @@ class PalatinateEnv(KernelEnv):
         if st["contract"] is not None:
             contract = f"contract {st['contract']} by {st['declarer']}, trump {st['trump']}"
             lines.append(f"{contract}, doublings {st['doublings']}")
-        lines += [self._seat_line(st, agent) for agent in self.possible_agents]
-        lines.append(f"  skat: {' '.join(st['skat'])}   discards: {' '.join(st['discards']) or '-'}")
-        if st["trick"]:
-            lines.append("  trick: " + "  ".join(f"{a}:{c}" for a, c in st["trick"]))
+        lines += render.seat_lines(st, self.possible_agents, lambda agent: (
+            f"{' '.join(st['hands'][agent]) or '-':<33} points {st['points'][agent]:>3} "
+            f"tricks {st['tricks_won'][agent]}{' (declarer)' if agent == st['declarer'] else ''}"
+        ))
+        lines.append(f"skat: {' '.join(st['skat'])}   discards: {' '.join(st['discards']) or '-'}")
+        lines += render.trick_lines(st)
         if st["result"] is not None:
-            lines.append(_result_line(st["result"]))
+            lines.append(self._result_line(st["result"]))
         return "\n".join(lines)
 
-    @staticmethod
-    def _seat_line(st: dict, agent: str) -> str:
-        tag = " (declarer)" if agent == st["declarer"] else ""
-        cards = " ".join(st["hands"][agent]) or "-"
-        return f"  {agent}{tag}: {cards}   points {st['points'][agent]}  tricks {st['tricks_won'][agent]}"
-
-
-def _result_line(result: dict) -> str:
-    if result["thrown_in"]:
-        return "  thrown in: no score"
-    outcome = "won" if result["declarer_won"] else "lost"
-    return (
-        f"  declarer {outcome} with {result['declarer_card_points']} points, value {result['value']}, "
-        f"settlement {result['settlement']}"
-    )
+    def _result_line(self, result: dict) -> str:
+        if result["thrown_in"]:
+            return "result: thrown in, no score"
+        outcome = "won" if result["declarer_won"] else "lost"
+        return (
+            f"result: declarer {outcome} with {result['declarer_card_points']} points, value {result['value']}: "
+            + render.settlement(self.possible_agents, result["settlement"])
+        )
 
 
 env = raw_env = PalatinateEnv

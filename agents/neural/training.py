@@ -356,7 +356,7 @@ class Run:
                   **evaluate(path, args.game, self.config, args.eval_opponent, args.eval_hands, args.eval_seed)}
         self._log_evaluation(result)
         also = [evaluate(path, args.game, self.config, opponent, args.eval_hands, args.eval_seed)
-                for opponent in getattr(args, "eval_also", [])]
+                for opponent in args.eval_also]
         for match in also:
             self._log_evaluation(match)
         if also:

@@ -34,9 +34,12 @@ from .schafkopf_cards import SUIT_PLAIN_CARDS, first_or_none
 from .schafkopf_common import (
     HEARTS,
     NON_HEART_SUITS,
+    AceCallLimits,
     BlockReader,
+    DoublingLimits,
     FourSeatTable,
     SchafkopfRulesAgent,
+    SoloLimits,
     ace_call_hand,
     decode_four_seat,
     double_or_not,
@@ -90,16 +93,13 @@ _READER = _reader()
 
 
 @dataclass
-class AsserufenThresholds:
-    """Hand strength (``suit_game_strength`` on eight cards) needed for each decision."""
+class AsserufenThresholds(AceCallLimits, SoloLimits, DoublingLimits):
+    """Hand strength (``suit_game_strength`` on eight cards, hearts trump where no suit is named) needed
+    for each decision: haenge an, solo, contra and re as the shared limits say; ``darf_man`` to bid darf
+    man?, ``refuse_darf_man`` to refuse one and declare instead."""
 
-    ace_call: float = 7.0
-    ace_call_min_trumps: float = 4
-    ace_call_three_trumps: float = 8.5
     darf_man: float = 7.5
     refuse_darf_man: float = 9.5
-    solo: float = 12.5
-    solo_min_trumps: float = 5
     contra: float = 9.5
     re: float = 12.0
 
@@ -144,9 +144,7 @@ class RulesAgent(SchafkopfRulesAgent):
         strength = suit_game_strength(hand, HEARTS)
         if "darf_man" in names and strength >= limits.darf_man:
             return "darf_man"
-        if "haenge_an" in names and ace_call_hand(
-            hand, limits.ace_call, limits.ace_call_min_trumps, limits.ace_call_three_trumps
-        ):
+        if "haenge_an" in names and ace_call_hand(hand, limits):
             return "haenge_an"
         return "weg"
 

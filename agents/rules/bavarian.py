@@ -29,9 +29,11 @@ from .schafkopf_card_play import PlayView
 from .schafkopf_cards import SUIT_PLAIN_CARDS, TRUMP_MASK, count, first_or_none
 from .schafkopf_common import (
     HEARTS,
+    AceCallLimits,
     BlockReader,
     FourSeatTable,
     SchafkopfRulesAgent,
+    SoloLimits,
     ace_call_hand,
     decode_four_seat,
     four_seat_play_view,
@@ -47,15 +49,12 @@ TOUTS = ("wenz_tout", "solo_tout")
 
 
 @dataclass
-class BavarianThresholds:
-    """Hand strength needed for each bid (see ``suit_game_strength`` and ``wenz_strength``)."""
+class BavarianThresholds(AceCallLimits, SoloLimits):
+    """Hand strength needed for each bid: the Rufer's as ``AceCallLimits``, the solo's as ``SoloLimits``
+    (``suit_game_strength``), ``wenz`` on ``wenz_strength`` with three Unters or two and the club Unter."""
 
-    rufer: float = 7.0
-    rufer_min_trumps: float = 4
-    rufer_three_trumps: float = 8.5
     wenz: float = 7.0
     solo: float = 11.5
-    solo_min_trumps: float = 5
 
 
 _READER = BlockReader(
@@ -128,7 +127,7 @@ class RulesAgent(SchafkopfRulesAgent):
                 count(unters) >= 3 or (count(unters) == 2 and unters & 1 << (0 * 8 + RANK_U))
             ) and wenz_strength(hand) >= limits.wenz:
                 return "wenz"
-        if "rufer" in names and ace_call_hand(hand, limits.rufer, limits.rufer_min_trumps, limits.rufer_three_trumps):
+        if "rufer" in names and ace_call_hand(hand, limits):
             return "rufer"
         return "pass"
 

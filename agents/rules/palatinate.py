@@ -37,8 +37,10 @@ from .schafkopf_common import (
     HEARTS,
     NON_HEART_SUITS,
     BlockReader,
+    DoublingLimits,
     SchafkopfRulesAgent,
     SchafkopfTable,
+    SoloLimits,
     current_trick,
     double_or_not,
     du_bid,
@@ -54,15 +56,17 @@ DU_CONTRACTS = ("solo_du", "heart_solo_du")
 
 
 @dataclass
-class PalatinateThresholds:
-    """Hand strength (``suit_game_strength`` on ten cards) needed for each decision."""
+class PalatinateThresholds(SoloLimits, DoublingLimits):
+    """Hand strength (``suit_game_strength`` on ten cards) needed for each decision: solo, contra and re as
+    the shared limits say; ``simple`` for the simple game, whose best suit counts ``hearts_bonus`` more if
+    it is hearts; a defender offers schenken with at most ``schenken``, the declarer refuses it with
+    ``refuse_schenken``."""
 
     simple: float = 10.0
     hearts_bonus: float = 0.8
-    solo: float = 13.5
-    solo_min_trumps: float = 5
     schenken: float = 3.0
     refuse_schenken: float = 16.0
+    solo: float = 13.5
     contra: float = 10.5
     re: float = 15.0
 

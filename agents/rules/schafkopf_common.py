@@ -59,6 +59,34 @@ class BlockReader:
 # ---------------------------------------------------------------------------------------------- thresholds
 
 
+@dataclass
+class SoloLimits:
+    """The solo bid of the three games: strength ``solo`` with that suit trump (``suit_game_strength``)
+    and at least ``solo_min_trumps`` trumps (``solo_hand``)."""
+
+    solo: float = 12.5
+    solo_min_trumps: float = 5
+
+
+@dataclass
+class AceCallLimits:
+    """The ace-call bid (Bavarian Rufer, Asserufen's haenge an; hearts trump): strength ``ace_call`` with
+    ``ace_call_min_trumps`` trumps, or ``ace_call_three_trumps`` with one trump fewer (``ace_call_hand``)."""
+
+    ace_call: float = 7.0
+    ace_call_min_trumps: float = 4
+    ace_call_three_trumps: float = 8.5
+
+
+@dataclass
+class DoublingLimits:
+    """Contra and re of the French games: the strength a defender needs to double and the declaring side
+    to redouble (``double_or_not``)."""
+
+    contra: float = 10.0
+    re: float = 13.0
+
+
 def make_thresholds(defaults, overrides: dict, game: str):
     """``defaults`` (a dataclass instance) with ``overrides`` applied; unknown names raise ``ValueError``."""
     names = {f.name for f in fields(defaults)}
@@ -207,14 +235,14 @@ def solo_hand(hand: int, suit: int, strength: float, limits) -> bool:
     return strength >= limits.solo and count(hand & TRUMP_MASK[suit]) >= limits.solo_min_trumps
 
 
-def ace_call_hand(hand: int, strength_needed: float, min_trumps: float, three_trumps_strength: float) -> bool:
-    """Whether ``hand`` is good for calling an ace (hearts trump): ``min_trumps`` trumps and strength
-    ``strength_needed``, or one trump fewer and strength ``three_trumps_strength``."""
+def ace_call_hand(hand: int, limits: AceCallLimits) -> bool:
+    """Whether ``hand`` is good for calling an ace (hearts trump): ``limits.ace_call_min_trumps`` trumps
+    and strength ``limits.ace_call``, or one trump fewer and strength ``limits.ace_call_three_trumps``."""
     trumps = count(hand & TRUMP_MASK[HEARTS])
     strength = suit_game_strength(hand, HEARTS)
-    if trumps >= min_trumps and strength >= strength_needed:
+    if trumps >= limits.ace_call_min_trumps and strength >= limits.ace_call:
         return True
-    return trumps == min_trumps - 1 and strength >= three_trumps_strength
+    return trumps == limits.ace_call_min_trumps - 1 and strength >= limits.ace_call_three_trumps
 
 
 def du_bid(names, hand: int, leads_first: bool) -> str | None:

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import legal_actions, positive_int
+from ..base import actions_named, card_actions, legal_actions, positive_int, turn_actions
 from .outcomes import HEURISTIC_PLAYOUTS
 from .pimc import PIMCAgent
 
@@ -84,54 +84,24 @@ class HeuristicPIMCAgent(PIMCAgent):
         self.epsilon = float(epsilon)
         self.cautious = cautious
         self.bid_samples = positive_int(bid_samples, "bid_samples")
-        self._card_actions: dict = {}
-        self._cautious_actions: dict[int, frozenset] = {}
 
     def act(self, env, agent: str) -> int:
         legal = legal_actions(env, agent)
         self.decisions += 1
         if self.cautious:
-            cautious = self._cautious_set(env)
-            for action in legal:
-                if int(action) in cautious:
-                    return int(action)
-            kept = legal[~self._turn_mask(env)[legal]]
+            cautious = legal[actions_named(env, "cautious", CAUTIOUS_ACTIONS.__contains__)[legal]]
+            if cautious.size:
+                return int(cautious[0])
+            kept = legal[~turn_actions(env)[legal]]
             legal = kept if kept.size else legal
         if legal.size == 1:
             return int(legal[0])
         values = self.action_values(env, agent, legal)
         return int(legal[int(np.argmax(values))])
 
-    def _turn_mask(self, env) -> np.ndarray:
-        """Which action indices are Knüffeln face-down leads (``turn:C``), left out by a cautious agent."""
-        base = env.unwrapped
-        key = ("turn", base.num_actions)
-        if key not in self._card_actions:
-            names = [base.action_to_string(a) for a in range(base.num_actions)]
-            self._card_actions[key] = np.array([n.startswith("turn:") for n in names], dtype=bool)
-        return self._card_actions[key]
-
-    def _card_mask(self, env) -> np.ndarray:
-        """Which action indices of this env are card plays (face up or not)."""
-        base = env.unwrapped
-        key = base.num_actions
-        if key not in self._card_actions:
-            names = [base.action_to_string(a) for a in range(base.num_actions)]
-            self._card_actions[key] = np.array([base.deck.is_card(n) for n in names], dtype=bool)
-        return self._card_actions[key]
-
-    def _cautious_set(self, env) -> frozenset:
-        """Indices of ``CAUTIOUS_ACTIONS`` in this env's action space (cached per action-space size)."""
-        base = env.unwrapped
-        key = base.num_actions
-        if key not in self._cautious_actions:
-            names = [base.action_to_string(a) for a in range(base.num_actions)]
-            self._cautious_actions[key] = frozenset(i for i, n in enumerate(names) if n in CAUTIOUS_ACTIONS)
-        return self._cautious_actions[key]
-
     def samples_for(self, env, actions: np.ndarray) -> int:
         """``bid_samples`` worlds for a decision without card play among ``actions``, else ``samples``."""
-        return self.samples if self._card_mask(env)[actions].any() else self.bid_samples
+        return self.samples if card_actions(env)[actions].any() else self.bid_samples
 
     def __repr__(self) -> str:
         return (

@@ -32,7 +32,7 @@ import numpy as np
 
 from knuffeln_env.knuffeln import kernel as K
 
-from ..base import legal_actions, positive_int
+from ..base import legal_actions, positive_int, turn_actions
 from ..rules.knuffeln_table import decode
 from .heuristic import HeuristicPIMCAgent
 from .pimc import nan_mean
@@ -78,7 +78,7 @@ class KnuffelnPIMCAgent(HeuristicPIMCAgent):
         self.decisions += 1
         if legal.size == 1:
             return int(legal[0])
-        turns = self._turn_mask(env)[legal]
+        turns = turn_actions(env)[legal]
         candidates = legal[~turns]
         if candidates.size == 1 and not turns.any():
             return int(candidates[0])

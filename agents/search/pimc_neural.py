@@ -40,7 +40,7 @@ from trick_core import drivers
 from trick_core.bits import make_rng
 from trick_core.registry import kernel_module, make_env
 
-from ..base import ActionValueAgent, legal_actions, positive_int, seat_of
+from ..base import ActionValueAgent, card_actions, legal_actions, positive_int, seat_of
 from ..neural.checkpoint import load_agent_policy
 from ..neural.rollout import RolloutEvaluator, make_batch_env
 
@@ -70,7 +70,6 @@ class NeuralPIMCAgent(ActionValueAgent):
         if search not in SEARCH_SCOPES:
             raise ValueError(f"search must be one of {SEARCH_SCOPES}, got {search!r}")
         self.search_scope = search
-        self._card_actions: dict[int, np.ndarray] = {}
         self.path, checkpoint, self.policy = load_agent_policy(self.game, path, head)
         self.config = dict(checkpoint["config"])
         self._kernel = kernel_module(self.game)
@@ -84,7 +83,7 @@ class NeuralPIMCAgent(ActionValueAgent):
     def act(self, env, agent: str) -> int:
         if self.search_scope == "cards":
             legal = legal_actions(env, agent)
-            if legal.size > 1 and not self._card_mask(env)[legal].any():
+            if legal.size > 1 and not card_actions(env)[legal].any():
                 self.check_table(env)
                 self.decisions += 1
                 return self._network_choice(env, agent, legal)
@@ -98,15 +97,6 @@ class NeuralPIMCAgent(ActionValueAgent):
         step = self._evaluator(1).env.load_states(world[None, :], rows=np.zeros(1, dtype=np.int64))
         scores = self.policy.scores(step.observation)[0]
         return int(legal[np.argmax(scores[legal])])
-
-    def _card_mask(self, env) -> np.ndarray:
-        """Which action indices of this table are card plays (face up or face down)."""
-        base = env.unwrapped
-        if base.num_actions not in self._card_actions:
-            names = [base.action_to_string(a) for a in range(base.num_actions)]
-            self._card_actions[base.num_actions] = np.array(
-                [base.deck.is_card(name) or name.startswith("turn:") for name in names], dtype=bool)
-        return self._card_actions[base.num_actions]
 
     def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
         """Mean settlement of ``agent``'s seat after each legal action (in the order of ``legal``), the
