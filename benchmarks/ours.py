@@ -82,6 +82,19 @@ def batch_steps_per_second(
     return result
 
 
+def play_decisions(env, agent, count: int) -> int:
+    """``agent`` plays every seat of ``env`` until it has made ``count`` decisions with more than one legal
+    action (forced moves are played too, uncounted), dealing new hands as they end; returns ``count``."""
+    searched = 0
+    while searched < count:
+        if all(env.terminations.values()):
+            env.reset()
+        legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+        env.step(agent.act(env, env.agent_selection))
+        searched += legal.size > 1
+    return searched
+
+
 def pimc_decisions_per_second(game: str, min_seconds: float, **agent_kwargs) -> dict:
     """Decisions per second of ``agents.make("pimc", game)`` (its defaults unless given) playing every
     seat; only decisions with more than one legal action count (forced moves cost nothing)."""
@@ -90,17 +103,6 @@ def pimc_decisions_per_second(game: str, min_seconds: float, **agent_kwargs) -> 
     agent = agents.make("pimc", game, seed=0, **agent_kwargs)
     env = env_module(game).env()
     env.reset(seed=0)
-
-    def run(count: int) -> int:
-        searched = 0
-        while searched < count:
-            if all(env.terminations.values()):
-                env.reset()
-            legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
-            env.step(agent.act(env, env.agent_selection))
-            searched += legal.size > 1
-        return searched
-
-    result = measure_rate(run, min_seconds, repeats=1, start=1)
+    result = measure_rate(lambda count: play_decisions(env, agent, count), min_seconds, repeats=1, start=1)
     result["agent"] = repr(agent)
     return result

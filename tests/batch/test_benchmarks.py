@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib.util
 import json
 
+import pytest
+
 from benchmarks import compare, startup
 
 REQUIRED_RATIOS = (
@@ -87,3 +89,15 @@ def test_training_throughput_reports_actors_in_one_and_in_several_processes():
         each = together[f"{name}_per_second_each"]
         assert all(rate > 0 for rate in each)
         assert together[f"{name}_per_second"] <= sum(each) * 1.0001  # a sum over the same windows
+
+
+def test_instruction_count_rows_play_their_work_and_dumps_parse():
+    from benchmarks import instruction_counts
+
+    for row in instruction_counts.ROWS:
+        for game in instruction_counts.GAMES:
+            instruction_counts.row_work(game, row)()  # natively: the work runs, nothing is counted
+    dump = "version: 1\ndesc: Trigger: Client Request: knuffeln:hands\nevents: Ir\nsummary: 22314521\n"
+    assert instruction_counts.parse_dump(dump) == ("knuffeln:hands", 22314521)
+    with pytest.raises(ValueError, match="unknown game"):
+        instruction_counts.main(instruction_counts.Args(rows=["hands", "nonsense"]))
