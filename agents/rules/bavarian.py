@@ -7,7 +7,7 @@ the action mask, and plays like a careful club player:
   Obers and Unters); a Tout only with a hand that takes every trick whatever the others hold (top trumps
   in sequence to draw all the others' trumps, every plain card a master); a Solo with at least five trumps
   of strength ``solo`` (Obers weigh most); a Wenz with two or more Unters, ``EU`` or three of them, and
-  aces with their tens (``wenz``); a Rufer with three or more trumps of strength ``rufer`` (hearts trump).
+  aces with their tens (``wenz``); a Rufer with three or more trumps of strength ``ace_call`` (hearts trump).
   The highest of these that the ladder still allows is bid.
 - **Calling**: the ace of the legal suit in which it holds the fewest cards (then the fewest points).
 - **Trump** (Solo): the suit that makes the strongest hand, among the legal ones.
