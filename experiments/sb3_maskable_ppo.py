@@ -57,6 +57,7 @@ class Args(OneSeatArgs):
     max_minutes: float = 0.0
     """stop training after this many minutes of wall time (0: no limit)"""
 
+
 def make_training_env(args: Args):
     """The SB3 VecEnv the model learns on (see the module docstring)."""
     if args.env == "vector":
