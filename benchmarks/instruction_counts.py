@@ -60,6 +60,8 @@ void count_dump(const char *label) { CALLGRIND_DUMP_STATS_AT(label); CALLGRIND_S
 
 @dataclass
 class Args:
+    """Instructions per unit of fixed work, counted by valgrind's callgrind."""
+
     games: list[str] = field(default_factory=lambda: list(GAMES))
     """games to count"""
     rows: list[str] = field(default_factory=lambda: list(ROWS))

@@ -22,6 +22,8 @@ import tyro
 
 @dataclass
 class Args:
+    """How responsive the table's server stays while bots think."""
+
     bot: str = "pimc"
     """The bot on every seat but the human's."""
     bot_delay: float = 0.3

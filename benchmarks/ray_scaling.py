@@ -36,6 +36,8 @@ from agents.arena import run_arena, without_timing
 
 @dataclass
 class Args:
+    """Scaling on Ray with 1 and 2 workers: a duplicate arena match and self-play collection."""
+
     game: str = "bavarian"
     agents: tuple[str, ...] = ("pimc", "rules")
     """the arena's match (a pimc match: a long one, about 0.15 CPU seconds per deal)"""

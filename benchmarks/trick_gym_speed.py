@@ -31,6 +31,8 @@ from trick_gym.vector import OneSeatVectorEnv
 
 @dataclass
 class Args:
+    """Learner steps per second of the trick_gym envs."""
+
     seconds: float = 2.0
     """timed seconds per figure (best of three)"""
     num_envs: int = 4096

@@ -40,6 +40,8 @@ from agents.neural.training import new_network, reward_scale, seed_everything, s
 
 @dataclass
 class GameArgs:
+    """The game and its options, the seed, the runs folder."""
+
     game: str = "bavarian"
     """knuffeln, bavarian, palatinate or asserufen"""
     config: list[str] = field(default_factory=list)
@@ -52,12 +54,16 @@ class GameArgs:
 
 @dataclass
 class OptimiserArgs:
+    """The optimiser's options."""
+
     learning_rate: float = 3e-4
     """Adam step size"""
 
 
 @dataclass
 class RunArgs(GameArgs, OptimiserArgs):
+    """One run: its folder, device, threads, network shape and the evaluations in the arena."""
+
     run_dir: str | None = None
     """write here instead of a new folder in runs_dir (a resumed run: by default its checkpoint's folder)"""
     device: str = "cpu"
@@ -82,6 +88,8 @@ class RunArgs(GameArgs, OptimiserArgs):
 
 @dataclass
 class TrainingArgs(RunArgs):
+    """A training run: its budget, the batch env, checkpoints, resume and warm start."""
+
     env_threads: int = 1
     """numba threads stepping the batch envs"""
     num_envs: int = 2048
@@ -110,6 +118,8 @@ class TrainingArgs(RunArgs):
 
 @dataclass
 class SelfPlayArgs(TrainingArgs):
+    """Self-play: rollouts, the opponent pool and the experience actors."""
+
     rollout_steps: int = 16
     """batch steps of each actor between updates"""
     opponent_fraction: float = 0.0
@@ -131,6 +141,8 @@ class SelfPlayArgs(TrainingArgs):
 
 @dataclass
 class LibraryArgs(OptimiserArgs):
+    """The options every third-party library recipe shares."""
+
     game: str = "bavarian"
     """bavarian, palatinate, asserufen or knuffeln"""
     seed: int = 0
@@ -143,6 +155,8 @@ class LibraryArgs(OptimiserArgs):
 
 @dataclass
 class OneSeatArgs(LibraryArgs):
+    """One learning seat against fixed opponents."""
+
     opponents: str = "random"
     """the other seats: any agents.make name"""
     seat: str = "random"

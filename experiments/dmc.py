@@ -44,6 +44,8 @@ ALGO = "dmc"
 
 @dataclass
 class Args(SelfPlayArgs):
+    """Deep Monte-Carlo self-play (the DouZero recipe) on the compiled batch envs."""
+
     batch_size: int = 2048
     """decisions per gradient step"""
     epsilon_start: float = 0.2

@@ -25,6 +25,8 @@ from agents.neural.ship import stages  # noqa: E402
 
 @dataclass
 class Args:
+    """Learning curves (PNG) from the evaluations logged during training."""
+
     records: list[str]
     """shipped records (<game>.json) or checkpoints (a run's final.pt) whose training to plot"""
     out: str = "training_curves.png"

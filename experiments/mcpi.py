@@ -46,6 +46,8 @@ ALGO = "mcpi"
 
 @dataclass
 class Args(TrainingArgs):
+    """Monte-Carlo policy iteration with batched rollouts scoring every legal action."""
+
     target: str = "policy"
     """what the rollouts teach: "policy" (all-action policy gradient on the policy head, which acts and
     rolls out) or "q" (q regression; greedy q acts and rolls out)"""

@@ -34,6 +34,8 @@ ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
 
 @dataclass
 class Args(GameArgs):
+    """The recipe of the shipped neural agents: a warm start, then reinforcement learning, in one budget."""
+
     budget_cpu_minutes: float = 110.0
     """CPU minutes for both stages together"""
     budget_wall_minutes: float | None = None

@@ -39,6 +39,8 @@ ALGO = "ppo"
 
 @dataclass
 class Args(SelfPlayArgs):
+    """Masked PPO self-play on the compiled batch envs, with an opponent pool."""
+
     learning_rate: float = 2.5e-4
     update_epochs: int = 3
     """passes over each rollout's decisions"""

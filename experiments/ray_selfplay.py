@@ -34,6 +34,8 @@ from experiments.ray_actors import ActorConfig, ActorPool, concatenate, make_mas
 
 @dataclass
 class Args(LibraryArgs):
+    """A short distributed self-play run: one learner, batch-env actors on Ray or in this process."""
+
     num_actors: int = 2
     """experience actors (Ray actor processes with --backend ray)"""
     backend: Literal["local", "ray"] = "ray"

@@ -38,6 +38,8 @@ SHARED_POLICY = "shared"
 
 @dataclass
 class Args(LibraryArgs):
+    """RLlib PPO self-play on the PettingZoo env with RLlib's action-masking model."""
+
     iterations: int = 2
     """PPO training iterations"""
     train_batch_size: int = 1000

@@ -34,6 +34,8 @@ from experiments.common import OneSeatArgs
 
 @dataclass
 class Args(OneSeatArgs):
+    """SB3-contrib MaskablePPO on one seat of a game, saved as an arena plug-in agent."""
+
     env: str = "vector"
     """'vector' (compiled one-seat vector env: random opponents only) or 'single' (one-seat Gymnasium envs)"""
     num_envs: int = 64

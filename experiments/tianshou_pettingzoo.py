@@ -37,6 +37,8 @@ from trick_gym.pettingzoo import LearnerSeatTable
 
 @dataclass
 class Args(OneSeatArgs):
+    """Tianshou's PettingZoo multi-agent setup with a masked DQN on the learner's seat."""
+
     epochs: int = 2
     """training epochs"""
     epoch_num_steps: int = 200

@@ -34,6 +34,8 @@ from trick_gym.games import make_aec_env
 
 @dataclass
 class Args(LibraryArgs):
+    """TorchRL on the PettingZoo env (PettingZooWrapper with masks), one masked policy for every seat."""
+
     episodes: int = 200
     """hands of self-play to train on"""
     episodes_per_update: int = 8

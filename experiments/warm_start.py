@@ -50,6 +50,8 @@ ALGO = "warm_start"
 
 @dataclass
 class Args(RunArgs):
+    """Warm start by behaviour cloning: record a teacher's decisions, train a network to imitate them."""
+
     teacher: str = "rules"
     """the agent imitated (an agents.make name)"""
     decisions: int = 1_000_000

@@ -17,6 +17,8 @@ import tyro
 
 @dataclass
 class Args:
+    """Start the table's web server and print its address."""
+
     host: str = "127.0.0.1"
     """Address to listen on. The default answers this computer only; another address exposes the table."""
     port: int = 8000

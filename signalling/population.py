@@ -80,6 +80,8 @@ def shipped_seeds() -> list[int]:
 
 @dataclass
 class Args:
+    """Ship one trained network into the token-talking Knüffeln population, with its record."""
+
     checkpoint: str
     """the run's final.pt to ship (its --init-from chain is recorded too)"""
     out_dir: str = str(POPULATION_DIR)

@@ -22,6 +22,8 @@ from .checkpoint import SHIPPED_DIR, load_checkpoint, save_checkpoint
 
 @dataclass
 class Args:
+    """Ship a trained network as a game's neural agent, with the record that reproduces it."""
+
     checkpoint: str
     """the checkpoint to ship (a run's final.pt, or eval/decisions_N.pt)"""
     out_dir: str = str(SHIPPED_DIR)

@@ -89,3 +89,26 @@ def test_the_outside_check_catches_a_climbing_path(tmp_path):
     inside = ROOT / "docs" / "architecture.md"
     assert paths_leaving_the_repository(inside, "see ../rules/README.md") == []
     assert paths_leaving_the_repository(inside, "see ../../elsewhere/rules.md") == ["../../elsewhere/rules.md"]
+
+
+def _command_line_classes(path: Path) -> list[str]:
+    """Names of the dataclasses that ``path`` hands to ``tyro.cli`` (``tyro.cli(Args)``, ``tyro.cli(module.Args)``)."""
+    tree = ast.parse(path.read_text())
+    return [call.args[0].attr if isinstance(call.args[0], ast.Attribute) else call.args[0].id
+            for call in ast.walk(tree)
+            if isinstance(call, ast.Call) and ast.unparse(call.func) == "tyro.cli" and call.args]
+
+
+def test_every_command_line_describes_itself_in_its_help():
+    """tyro prints the options class's docstring as the ``--help`` description; without one a script's help
+    says only its options."""
+    undocumented, entry_points = [], 0
+    for path in _python_files():
+        names = set(_command_line_classes(path))
+        classes = {node.name: node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ClassDef)}
+        for name in names & classes.keys():
+            entry_points += 1
+            if not ast.get_docstring(classes[name]):
+                undocumented.append(f"{path.relative_to(ROOT)}: {name}")
+    assert entry_points >= 20
+    assert undocumented == []
