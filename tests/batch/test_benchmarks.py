@@ -101,3 +101,25 @@ def test_instruction_count_rows_play_their_work_and_dumps_parse():
     assert instruction_counts.parse_dump(dump) == ("knuffeln:hands", 22314521)
     with pytest.raises(ValueError, match="unknown game"):
         instruction_counts.main(instruction_counts.Args(rows=["hands", "nonsense"]))
+
+
+def test_ab_times_both_checkouts_in_pairs_and_refuses_a_folder_without_the_code(tmp_path):
+    from pathlib import Path
+
+    from benchmarks import ab
+
+    checkout = str(Path(__file__).resolve().parents[2])
+    tiny = {"window": 0.01, "env_window": 0.02, "pimc_window": 0.05}
+    rows = ("compiled hands, 1 thread", "raw_env steps/s")
+    result = ab.run(ab.Args(old=checkout, new=checkout, rounds=2, games=("palatinate",), rows=rows), tiny)
+    assert result["old"] == result["new"] == checkout
+    assert [(entry["game"], entry["row"]) for entry in result["rows"]] == [("palatinate", row) for row in rows]
+    for entry in result["rows"]:
+        assert len(entry["old"]) == len(entry["new"]) == len(entry["paired_ratios"]) == 2
+        assert entry["paired_ratios"] == [new / old for old, new in zip(entry["old"], entry["new"], strict=True)]
+        assert entry["min_ratio"] <= entry["median_ratio"] <= entry["max_ratio"]
+    assert "| palatinate | raw_env steps/s |" in ab.markdown(result)
+    with pytest.raises(RuntimeError, match="imported the code of|stopped"):  # installed or not
+        ab.run(ab.Args(old=str(tmp_path), new=checkout, rounds=1, games=("palatinate",), rows=rows[:1]), tiny)
+    with pytest.raises(ValueError, match="nonsense"):
+        ab.run(ab.Args(old=checkout, rows=("nonsense",)))
