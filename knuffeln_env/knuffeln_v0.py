@@ -256,7 +256,7 @@ class KnuffelnEnv(KernelEnv):
             raise ValueError(f"{GAME}: Knüffeln has a 'stock' of 12 cards, not a 'skat'")
         dealer = parse_dealer(options, self.num_seats, GAME, self.num_seats - 1)
         if "hands" not in options and "stock" not in options:
-            return self._random_deal(self._np_random, dealer)
+            return self._random_deal(self._generator(), dealer)
         builder = DealBuilder(self.deck, GAME)
         hands = parse_hands(builder, options, self._hand_agents(dealer), kernel.CARDS_PER_HAND)
         stock = builder.take(options.get("stock"), "stock", kernel.STOCK_SIZE)
@@ -330,7 +330,7 @@ class KnuffelnEnv(KernelEnv):
         if self._queued_deals:
             deal = self._queued_deals.pop(0)
         else:
-            deal = self._random_deal(self._np_random, int(match_play.next_dealer(state)))
+            deal = self._random_deal(self._generator(), int(match_play.next_dealer(state)))
         self._start(deal)
         seat = self._current_seat()
         self._fill_action_mask(self._action_mask)
@@ -383,7 +383,7 @@ class KnuffelnEnv(KernelEnv):
         """Replay each finished hand of the match from its deal and the recorded actions, resample it at its
         end for ``seat`` (drawing from the world's own generator), and put the sampled deals and actions
         before the world's current hand."""
-        rng = make_rng(seed_of(world._np_random, GAME))
+        rng = make_rng(seed_of(world._generator(), GAME))
         state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
         sampled = np.empty_like(state)
         position = 0

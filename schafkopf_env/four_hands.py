@@ -50,7 +50,7 @@ class FourHandsEnv(KernelEnv):
         k = self.kernel
         dealer = parse_dealer(options, k.NUM_SEATS, self.game_name, DEFAULT_DEALER)
         if "hands" not in options:
-            return self._random_deal(self._np_random, dealer)
+            return self._random_deal(self._generator(), dealer)
         builder = DealBuilder(self.deck, self.game_name)
         hands = parse_hands(builder, options, self.possible_agents, k.HAND_SIZE)
         builder.require_complete()

@@ -207,7 +207,7 @@ class PalatinateEnv(KernelEnv):
             raise ValueError(f"{GAME}: reset option 'stock' belongs to Knüffeln; this game has a 'skat'")
         dealer = parse_dealer(options, self.num_seats, GAME, default=self.num_seats - 1)
         if "hands" not in options and "skat" not in options:
-            return self._random_deal(self._np_random, dealer)
+            return self._random_deal(self._generator(), dealer)
         builder = DealBuilder(FRENCH_32, GAME)
         agents = [self.possible_agents[s] for s in self._active_seats(dealer)]
         hands = parse_hands(builder, options, agents, kernel.HAND_SIZE)

@@ -194,8 +194,8 @@ class TrickTakingEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._np_random = np.random.default_rng(check_seed(seed, self.game_name))
-        elif self._np_random is None:
-            self._np_random = self._restored_generator()
+            self.__dict__.pop("_rng_seed_to_restore", None)
+            self.__dict__.pop("_rng_state_to_restore", None)
         deal = self._deal_from_options(options)
         self.agents = self.possible_agents[:]
         self.rewards = self._all_zero.copy()  # copying a template: a third of dict.fromkeys's cost
@@ -213,9 +213,20 @@ class TrickTakingEnv(AECEnv):
             self._fill_action_mask(self._action_mask)
         self._after_action(seat)
 
+    def _generator(self) -> np.random.Generator:
+        """The env's generator. A clone or a sampled world builds its own on first use: building one costs
+        10-90 us, a large share of a search's resample, and most of them never draw."""
+        if self._np_random is None:
+            self._np_random = self._restored_generator()
+        return self._np_random
+
     def _restored_generator(self) -> np.random.Generator:
-        """A clone continues its original's random stream; a fresh env starts an unseeded one."""
+        """A clone continues its original's random stream, a sampled world starts the stream of its own seed
+        (``_rng_seed_to_restore``), a fresh env starts an unseeded one."""
+        seed = self.__dict__.pop("_rng_seed_to_restore", None)
         state = self.__dict__.pop("_rng_state_to_restore", None)
+        if seed is not None:
+            return np.random.default_rng(seed)
         generator = np.random.default_rng()
         if state is not None:
             generator.bit_generator.state = state
@@ -223,7 +234,7 @@ class TrickTakingEnv(AECEnv):
 
     def _deal_from_options(self, options: dict | None):
         if not options:
-            return self._random_deal(self._np_random)
+            return self._random_deal(self._generator())
         if not isinstance(options, dict):
             raise ValueError(f"reset options must be a dict, got {type(options).__name__}")
         unknown = set(options) - DEAL_OPTION_KEYS - IGNORED_RESET_KEYS
@@ -240,7 +251,7 @@ class TrickTakingEnv(AECEnv):
                 )
             return self._deal_from_record(options["record"])
         if not set(options) & DEAL_OPTION_KEYS:
-            return self._random_deal(self._np_random)
+            return self._random_deal(self._generator())
         return self._parse_deal(options)
 
     def _deal_from_record(self, record: dict):
@@ -471,16 +482,7 @@ class TrickTakingEnv(AECEnv):
 
     def clone(self) -> TrickTakingEnv:
         """An independent copy of the env at this moment (spaces shared, everything mutable copied)."""
-        new = object.__new__(type(self))
-        state = self.__dict__.copy()
-        for key, value in state.items():
-            if type(value) is np.ndarray:
-                state[key] = value.copy()
-        for key in _PER_HAND_CONTAINERS + self._clone_containers:
-            if key in state:
-                state[key] = copy.copy(state[key])
-        new.__dict__ = state
-        new.infos = {a: dict(i) for a, i in self.infos.items()}
+        new = self._copy_with_arrays(np.copy)
         # Copying a numpy Generator costs ~40-90 us, most of a resample; the clone only needs it if it is
         # reset without a seed, so it keeps the generator's state and rebuilds it then.
         if self._clone_copies_rng:
@@ -489,6 +491,21 @@ class TrickTakingEnv(AECEnv):
             new._np_random = None
             if self._np_random is not None:
                 new._rng_state_to_restore = self._np_random.bit_generator.state
+        return new
+
+    def _copy_with_arrays(self, array_copy) -> TrickTakingEnv:
+        """A copy of the env whose arrays are ``array_copy(array)`` and whose per-hand containers are copies
+        (spaces and the generator shared: the caller decides about the generator)."""
+        new = object.__new__(type(self))
+        state = self.__dict__.copy()
+        for key, value in state.items():
+            if type(value) is np.ndarray:
+                state[key] = array_copy(value)
+        for key in _PER_HAND_CONTAINERS + self._clone_containers:
+            if key in state:
+                state[key] = copy.copy(state[key])
+        new.__dict__ = state
+        new.infos = {a: dict(i) for a, i in self.infos.items()}
         return new
 
     # ----------------------------------------------------------------- render

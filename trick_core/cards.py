@@ -31,10 +31,12 @@ class Deck:
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
+    _full_mask: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index = {s + r: self.card(si, ri) for si, s in enumerate(self.suits) for ri, r in enumerate(self.ranks)}
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_full_mask", (1 << len(index)) - 1)
 
     @property
     def num_suits(self) -> int:
@@ -50,7 +52,7 @@ class Deck:
 
     @property
     def full_mask(self) -> int:
-        return (1 << self.num_cards) - 1
+        return self._full_mask
 
     def card(self, suit: int, rank: int) -> int:
         """Card index of (suit index, rank index)."""
@@ -94,8 +96,13 @@ class Deck:
 
     def cards_of(self, mask: int) -> list[int]:
         """Card indices in a mask, in layout order."""
-        mask = int(mask)
-        return [i for i in range(self.num_cards) if mask >> i & 1]
+        mask = int(mask) & self._full_mask
+        cards = []
+        while mask:  # one step per card held, not per card of the pack
+            lowest = mask & -mask
+            cards.append(lowest.bit_length() - 1)
+            mask ^= lowest
+        return cards
 
     def names_of(self, mask: int) -> list[str]:
         return [self.name_of(c) for c in self.cards_of(mask)]

@@ -146,7 +146,7 @@ class KernelEnv(TrickTakingEnv):
         length = int(state[k.S_HISTORY_LENGTH])
         seats = state[k.S_HISTORY_SEATS : k.S_HISTORY_SEATS + length]
         actions = state[k.S_HISTORY_ACTIONS : k.S_HISTORY_ACTIONS + length]
-        return [(int(s), int(a)) for s, a in zip(seats, actions, strict=True)]
+        return list(zip(seats.tolist(), actions.tolist(), strict=True))
 
     # ----------------------------------------------------------------- search support
 
@@ -167,12 +167,11 @@ class KernelEnv(TrickTakingEnv):
         """A copy of this env (its public containers: agents, rewards, terminations...) whose kernel
         state is ``sampled`` and which carries no other array, no deal and no generator of the real
         table."""
-        world = self.clone()
-        for key, value in list(world.__dict__.items()):
-            if type(value) is np.ndarray and key not in ("_params",):
-                world.__dict__[key] = np.zeros_like(value)
+        world = self._copy_with_arrays(np.zeros_like)
+        world._params = self._params.copy()
         world.__dict__.pop("_rng_state_to_restore", None)
-        world._np_random = np.random.default_rng(seed)
+        world._np_random = None  # built from ``seed`` on first use (``_generator``)
+        world._rng_seed_to_restore = seed
         world._state = sampled
         world._deal = self._deal_from_state(sampled)
         world._action_history = self._kernel_history(sampled)

@@ -17,6 +17,8 @@ share of random cards.
 
 from __future__ import annotations
 
+import functools
+
 from trick_core import drivers
 from trick_core.registry import game_spec
 
@@ -24,9 +26,11 @@ RANDOM_PLAYOUTS = "random"
 HEURISTIC_PLAYOUTS = "heuristic"
 
 
+@functools.cache
 def search_function(game: str, playouts: str):
     """The compiled ``search_outcomes(world, seat, actions, samples, playouts, rng, epsilon, out)`` of a
-    game with ``RANDOM_PLAYOUTS`` or ``HEURISTIC_PLAYOUTS``."""
+    game with ``RANDOM_PLAYOUTS`` or ``HEURISTIC_PLAYOUTS`` (looked up once per process: a search agent asks
+    at every decision)."""
     spec = game_spec(game)
     if playouts == RANDOM_PLAYOUTS:
         return drivers.compiled(spec.kernel()).search_outcomes

@@ -79,3 +79,24 @@ def test_a_world_after_an_illegal_move_offers_no_action(game, config):
     world = env.unwrapped.resample_from_infostate(env.possible_agents[0], 1)
     assert world.legal_actions() == []
     assert not world.observe(world.agent_selection)["action_mask"].any()
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
+def test_a_world_draws_the_stream_of_its_own_seed_and_its_clones_continue_it(game, config):
+    """A world builds its generator from its seed only when it first draws (a search never does), so a
+    clone taken before that draws the same stream, and after a seeded reset the seed's stream wins."""
+    env = table_after_random_steps(game, config, 0, steps=5)
+    world = env.unwrapped.resample_from_infostate(env.possible_agents[0], 11)
+    early_clone = world.clone()
+    expected = np.random.default_rng(11).integers(2**62, size=4)
+    assert np.array_equal(world._generator().integers(2**62, size=4), expected)
+    assert np.array_equal(early_clone._generator().integers(2**62, size=4), expected)
+    undrawn = env.unwrapped.resample_from_infostate(env.possible_agents[0], 12)
+    undrawn.reset(seed=3)
+    late_clone = undrawn.clone()
+    undrawn.reset()
+    late_clone.reset()
+    fresh = game_spec(game).make_env(**config)
+    fresh.reset(seed=3)
+    fresh.reset()
+    assert late_clone.state()["hands"] == undrawn.state()["hands"] == fresh.unwrapped.state()["hands"]
