@@ -44,7 +44,6 @@ ROWS = (
 
 WORKER = r"""
 import json, os, sys
-sys.path.insert(0, os.getcwd())
 from benchmarks import ours, reference_hands
 import trick_core
 
@@ -61,8 +60,8 @@ MEASURE = {
     "reference hands/s": lambda g: reference_hands.reference_hands_per_second(g, windows["window"]),
     "pimc decisions/s": lambda g: ours.pimc_decisions_per_second(g, windows["pimc_window"]),
 }
-print(json.dumps({"imported_from": os.path.dirname(os.path.dirname(os.path.abspath(trick_core.__file__)))}),
-      flush=True)
+checkout = os.path.dirname(os.path.dirname(os.path.abspath(trick_core.__file__)))
+print(json.dumps({"imported_from": checkout, "rows": list(MEASURE)}), flush=True)
 for line in sys.stdin:
     row, game = json.loads(line)
     print(json.dumps(MEASURE[row](game)["best"]), flush=True)
@@ -94,12 +93,15 @@ class Worker:
         self.checkout = Path(checkout).resolve()
         self.process = subprocess.Popen(
             [sys.executable, "-c", WORKER, json.dumps(windows)], cwd=self.checkout, text=True,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(self.checkout)},
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(self.checkout)},  # the checkout's code before an installed one
         )
-        imported = Path(self._read()["imported_from"])
+        hello = self._read()
+        imported = Path(hello["imported_from"])
         if imported != self.checkout:
             self.close()
             raise RuntimeError(f"the worker for {self.checkout} imported the code of {imported}")
+        assert tuple(hello["rows"]) == ROWS, "WORKER's MEASURE and ROWS name different rows"
 
     def _read(self):
         line = self.process.stdout.readline()

@@ -36,7 +36,7 @@ class Deck:
     def __post_init__(self) -> None:
         index = {s + r: self.card(si, ri) for si, s in enumerate(self.suits) for ri, r in enumerate(self.ranks)}
         object.__setattr__(self, "_index", index)
-        object.__setattr__(self, "_full_mask", (1 << len(index)) - 1)
+        object.__setattr__(self, "_full_mask", (1 << (len(self.suits) * len(self.ranks))) - 1)
 
     @property
     def num_suits(self) -> int:
