@@ -180,7 +180,7 @@ from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.bits import make_rng
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
-from trick_core.kernel_env import Deal, KernelEnv, seed_of
+from trick_core.kernel_env import Deal, KernelEnv, make_deal, seed_of
 
 from .knuffeln import kernel
 from .knuffeln import match as match_play
@@ -243,7 +243,7 @@ class KnuffelnEnv(KernelEnv):
     def _random_deal(self, rng: np.random.Generator, dealer: int = -1) -> Deal:
         if dealer < 0:
             dealer = int(rng.integers(self.num_seats))
-        return Deal(dealer, np.asarray(rng.permutation(kernel.NUM_CARDS), dtype=np.int64))
+        return make_deal(dealer, np.asarray(rng.permutation(kernel.NUM_CARDS), dtype=np.int64))
 
     def _hand_agents(self, dealer: int) -> list[str]:
         """Who is dealt a hand: everyone, or with five players the four other than the dealer."""

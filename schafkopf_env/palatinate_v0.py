@@ -160,7 +160,7 @@ from trick_core import render
 from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import FRENCH_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
-from trick_core.kernel_env import Deal, KernelEnv
+from trick_core.kernel_env import Deal, KernelEnv, make_deal
 
 GAME = kernel.GAME
 
@@ -200,7 +200,7 @@ class PalatinateEnv(KernelEnv):
         """A shuffled pack from the env's generator; ``dealer`` -1 draws the dealer first."""
         if dealer < 0:
             dealer = int(rng.integers(self.num_seats))
-        return Deal(dealer, rng.permutation(kernel.NUM_CARDS).astype(np.int64))
+        return make_deal(dealer, rng.permutation(kernel.NUM_CARDS).astype(np.int64))
 
     def _parse_deal(self, options: dict) -> Deal:
         if "stock" in options:

@@ -120,6 +120,9 @@ class TrickTakingEnv(AECEnv):
             raise RuntimeError(f"{self.game_name}: action strings are not unique")
         self._np_random = None
         self._started = False
+        # agent_name_mapping from the first reset on, empty before: observe's one dict lookup of a seat
+        # also catches a call before reset
+        self._seat_once_dealt: dict[str, int] = {}
         self.agents: list[str] = []
 
     # ----------------------------------------------------------------- spaces
@@ -208,6 +211,7 @@ class TrickTakingEnv(AECEnv):
         self._illegal_seat = -1
         self._start(deal)
         self._started = True
+        self._seat_once_dealt = self.agent_name_mapping
         seat = self._current_seat()
         if seat >= 0:
             self._fill_action_mask(self._action_mask)
@@ -348,12 +352,11 @@ class TrickTakingEnv(AECEnv):
         """Fresh arrays every call (the caller may keep them). The observation starts uninitialised:
         ``_fill_observation`` writes every entry (the kernels zero it first)."""
         try:  # the common case at the cost of one dict lookup; anything else is named below
-            seat = self.agent_name_mapping[agent]
+            seat = self._seat_once_dealt[agent]
         except (KeyError, TypeError):
-            seat = None
-        if seat is None or not self._started:
-            self._seat_of(agent)
-            self._require_reset("observe")
+            self._seat_of(agent)  # an unknown agent
+            self._require_reset("observe")  # or no hand dealt yet
+            raise
         observation = np.empty(self.obs_size, FLOAT32)
         self._fill_observation(seat, observation)
         if agent == self.agent_selection and not self.terminations[agent]:

@@ -1,6 +1,7 @@
 """Calling a numba kernel's compiled entry point directly (``CompiledKernel``), skipping numba's per-call
-type dispatch, and the fixed signatures the envs call it with (``ADVANCE_SIGNATURE``, ``OBSERVE_SIGNATURE``).
-``trick_core.kernel_env`` binds a game kernel's ``advance`` and ``observe`` this way."""
+type dispatch, and the fixed signatures the envs call it with (``ADVANCE_SIGNATURE`` and the others below).
+``trick_core.kernel_env`` binds a game kernel's ``advance``, ``observe``, ``legal_action_mask``,
+``settlement`` and ``deal_random_for_dealer`` this way."""
 
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ ADVANCE_SIGNATURE = (KERNEL_STATE, KERNEL_INT, numba.types.int8[::1])
 """``advance(state, action, mask_out) -> next seat``, the one kernel call of a step."""
 OBSERVE_SIGNATURE = (KERNEL_STATE, KERNEL_INT, KERNEL_INT, numba.types.float32[::1])
 """``observe(state, seat, observation_type, out)``."""
+LEGAL_MASK_SIGNATURE = (KERNEL_STATE, numba.types.int8[::1])
+"""``legal_action_mask(state, mask_out)``, the mask of a reset."""
+SETTLEMENT_SIGNATURE = (KERNEL_STATE, numba.types.float64[::1])
+"""``settlement(state, units_out)``, at the end of a hand."""
+DEAL_RANDOM_SIGNATURE = (KERNEL_STATE, KERNEL_STATE, numba.types.uint64[::1], KERNEL_INT)
+"""``deal_random_for_dealer(state, params, rng, dealer)``, the deal of a reset."""
 
 
 class CompiledKernel:

@@ -39,7 +39,16 @@ import numpy as np
 from . import drivers
 from .aec import OBSERVATION_TYPES, TrickTakingEnv
 from .bits import make_rng
-from .compiled_kernel import ADVANCE_SIGNATURE, OBSERVE_SIGNATURE, CompiledKernel
+from .compiled_kernel import (
+    ADVANCE_SIGNATURE,
+    DEAL_RANDOM_SIGNATURE,
+    LEGAL_MASK_SIGNATURE,
+    OBSERVE_SIGNATURE,
+    SETTLEMENT_SIGNATURE,
+    CompiledKernel,
+)
+
+UINT64_MASK = 0xFFFF_FFFF_FFFF_FFFF
 
 
 class Deal(NamedTuple):
@@ -50,6 +59,15 @@ class Deal(NamedTuple):
     cards: np.ndarray | None
     """the kernel's deal-cards array, or None for a deal the kernel shuffles from ``kernel_seed``"""
     kernel_seed: int | None = None
+
+
+_new_tuple = tuple.__new__
+
+
+def make_deal(dealer: int, cards: np.ndarray | None, kernel_seed: int | None = None) -> Deal:
+    """``Deal(dealer, cards, kernel_seed)`` for the deal of every reset: a ``NamedTuple``'s own
+    constructor costs about 0.6 us, as much as the rest of the env's Python work of a reset; this a quarter."""
+    return _new_tuple(Deal, (dealer, cards, kernel_seed))
 
 
 def seed_of(rng, game: str) -> int:
@@ -77,7 +95,12 @@ class KernelEnv(TrickTakingEnv):
             for name, function, signature in (
                 ("_kernel_advance", compiled.advance, ADVANCE_SIGNATURE),
                 ("_kernel_observe", cls.kernel.observe, OBSERVE_SIGNATURE),
+                ("_kernel_legal_mask", cls.kernel.legal_action_mask, LEGAL_MASK_SIGNATURE),
+                ("_kernel_settlement", cls.kernel.settlement, SETTLEMENT_SIGNATURE),
+                ("_kernel_deal_random", getattr(cls.kernel, "deal_random_for_dealer", None), DEAL_RANDOM_SIGNATURE),
             ):
+                if function is None:  # a kernel that deals only the cards it is given (its env shuffles)
+                    continue
                 descriptor = CompiledKernel(function, signature)
                 descriptor.__set_name__(cls, name)
                 setattr(cls, name, descriptor)
@@ -98,6 +121,7 @@ class KernelEnv(TrickTakingEnv):
         self._obs_type_code = OBSERVATION_TYPES.index(self.observation_type)
         self._state = np.zeros(self.kernel.STATE_SIZE, dtype=np.int64)
         self._settlement_out = np.zeros(self.kernel.MAX_SEATS, dtype=np.float64)
+        self._deal_rng = np.zeros(1, dtype=np.uint64)  # a random deal's splitmix64 state, reused by resets
         self._setup_spaces(obs_size, obs_high)
 
     # ----------------------------------------------------------------- deals
@@ -105,13 +129,14 @@ class KernelEnv(TrickTakingEnv):
     def _random_deal(self, rng: np.random.Generator, dealer: int = -1) -> Deal:
         """A deal the kernel shuffles from a seed drawn from the env's generator (reproducible from
         ``reset(seed=...)``); ``dealer`` -1 lets the kernel draw the dealer too."""
-        return Deal(dealer, None, int(rng.bit_generator.random_raw()))
+        return make_deal(dealer, None, int(rng.bit_generator.random_raw()))
 
     # ----------------------------------------------------------------- kernel hooks
 
     def _start(self, deal: Deal) -> None:
         if deal.cards is None:
-            self.kernel.deal_random_for_dealer(self._state, self._params, make_rng(deal.kernel_seed), deal.dealer)
+            self._deal_rng[0] = int(deal.kernel_seed) & UINT64_MASK  # what make_rng(kernel_seed) holds
+            self._kernel_deal_random(self._state, self._params, self._deal_rng, deal.dealer)
         else:
             self.kernel.init_state(self._state, self._params, deal.dealer, deal.cards)
 
@@ -119,7 +144,7 @@ class KernelEnv(TrickTakingEnv):
         return int(self._state[self.kernel.S_SEAT_TO_ACT])
 
     def _fill_action_mask(self, out: np.ndarray) -> None:
-        self.kernel.legal_action_mask(self._state, out)
+        self._kernel_legal_mask(self._state, out)
 
     def _apply(self, action: int) -> None:
         self.kernel.apply_action(self._state, action)
@@ -128,7 +153,7 @@ class KernelEnv(TrickTakingEnv):
         return self._kernel_advance(self._state, action, self._action_mask)
 
     def _settlement(self) -> np.ndarray:
-        self.kernel.settlement(self._state, self._settlement_out)
+        self._kernel_settlement(self._state, self._settlement_out)
         return self._settlement_out[: self.num_seats].copy()
 
     def _fill_observation(self, seat: int, out: np.ndarray) -> None:

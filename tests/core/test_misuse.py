@@ -41,7 +41,8 @@ def test_calls_before_reset_say_to_call_reset(game, what, call):
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_unknown_agent_names_the_agents(game):
     env = _dealt(game)
-    for call in (lambda: env.observe("player_9"), lambda: env.unwrapped.resample_from_infostate("nobody", 0),
+    for call in (lambda: env.observe("player_9"), lambda: env.observe(["player_0"]),
+                 lambda: env.unwrapped.resample_from_infostate("nobody", 0),
                  lambda: env.unwrapped.public_record(3)):
         with pytest.raises(ValueError, match="player_0"):
             call()
