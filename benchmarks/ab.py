@@ -11,14 +11,18 @@ functions of ``benchmarks.ours`` and ``benchmarks.reference_hands`` with ``--qui
 what ``benchmarks.compare --quick`` reports. The two measurements of a pair are taken back to back, so a
 slow stretch of the machine falls on both; the side that goes first alternates from round to round.
 
-Per row it reports the ratio new/old of every round's pair, their median (the headline), and the ratio
-of the two sides' best windows. Both checkouts must provide these functions with today's signatures (the
-code since the redesign, and the code before it, do).
+Per row it reports the ratio new/old of every round's pair, their median (the headline) with a 95%
+confidence interval that assumes nothing about the pairs' distribution (order statistics of the sorted
+ratios; from 6 rounds on), and the ratio of the two sides' best windows. On a noisy machine a pair's
+ratio can range from 0.5 to 2, so settling a few percent takes many rounds; ``--window-scale`` shortens
+the windows to fit more of them in the same time. Both checkouts must provide these functions with
+today's signatures (the code since the redesign, and the code before it, do).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -82,6 +86,8 @@ class Args:
     """games to measure"""
     rows: tuple[str, ...] = ROWS
     """rows to measure (names as in ROWS)"""
+    window_scale: float = 1.0
+    """multiplies every measuring window of --quick's (e.g. 0.25: four times the rounds in the same time)"""
     json: str | None = None
     """write every round's figures and the summary here"""
 
@@ -119,12 +125,31 @@ class Worker:
         self.process.wait()
 
 
+def median_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float] | None:
+    """A distribution-free confidence interval of the median: the k-th smallest and k-th largest value,
+    k the largest with P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2. ``None`` when n is too small for
+    any k (fewer than 6 values at 95%)."""
+    n = len(values)
+    tail = (1 - confidence) / 2
+    below, k = 0.0, 0
+    while k < n and below + math.comb(n, k) / 2**n <= tail:
+        below += math.comb(n, k) / 2**n
+        k += 1
+    if k == 0:
+        return None
+    ordered = sorted(values)
+    return ordered[k - 1], ordered[n - k]
+
+
 def summarise(old: list[float], new: list[float]) -> dict:
-    """The pairs' ratios new/old, their median and spread, and the ratio of the best windows."""
+    """The pairs' ratios new/old, their median with its confidence interval and their spread, and the
+    ratio of the best windows."""
     paired = [n / o for o, n in zip(old, new, strict=True)]
+    interval = median_interval(paired)
     return {
         "old": old, "new": new, "paired_ratios": paired,
         "median_ratio": statistics.median(paired),
+        "median_ci95": list(interval) if interval else None,
         "min_ratio": min(paired), "max_ratio": max(paired),
         "best_ratio": max(new) / max(old),
     }
@@ -137,7 +162,13 @@ def run(args: Args, windows: dict | None = None) -> dict:
         raise ValueError(f"unknown row(s) {unknown}; choose from {list(ROWS)}")
     if args.rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {args.rounds}")
-    windows = windows or {"window": QUICK.window, "env_window": QUICK.env_window, "pimc_window": QUICK.pimc_window}
+    if not args.window_scale > 0:
+        raise ValueError(f"window_scale must be positive, got {args.window_scale}")
+    windows = windows or {
+        name: args.window_scale * seconds
+        for name, seconds in (("window", QUICK.window), ("env_window", QUICK.env_window),
+                              ("pimc_window", QUICK.pimc_window))
+    }
     workers: dict[str, Worker] = {}
     try:
         for side, checkout in (("old", args.old), ("new", args.new)):
@@ -159,14 +190,18 @@ def run(args: Args, windows: dict | None = None) -> dict:
     rows = [{"game": game, "row": row, **summarise(**figures[row, game])} for row, game in cases]
     return {"old": str(workers["old"].checkout), "new": str(workers["new"].checkout), "rounds": args.rounds,
             "windows": windows, "rows": rows,
-            "rows_below_0_95": sum(entry["median_ratio"] < 0.95 for entry in rows)}
+            "rows_below_0_95": sum(entry["median_ratio"] < 0.95 for entry in rows),
+            "rows_whose_interval_reaches_below_0_95": sum(
+                entry["median_ci95"] is None or entry["median_ci95"][0] < 0.95 for entry in rows)}
 
 
 def markdown(result: dict) -> str:
-    lines = ["| game | row | new/old (median of pairs) | pairs min-max | best new / best old |",
-             "|---|---|---|---|---|"]
+    lines = ["| game | row | new/old (median of pairs) | its 95% interval | pairs min-max | best new / best old |",
+             "|---|---|---|---|---|---|"]
     for entry in result["rows"]:
-        lines.append(f"| {entry['game']} | {entry['row']} | {entry['median_ratio']:.3f} | "
+        interval = entry["median_ci95"]
+        shown = f"{interval[0]:.3f}-{interval[1]:.3f}" if interval else "(too few rounds)"
+        lines.append(f"| {entry['game']} | {entry['row']} | {entry['median_ratio']:.3f} | {shown} | "
                      f"{entry['min_ratio']:.2f}-{entry['max_ratio']:.2f} | {entry['best_ratio']:.3f} |")
     return "\n".join(lines)
 
@@ -176,7 +211,8 @@ def main(args: Args) -> dict:
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))
     print(markdown(result))
-    print(json.dumps({"rows": len(result["rows"]), "rows_below_0_95": result["rows_below_0_95"]}))
+    print(json.dumps({key: result[key] for key in ("rows", "rows_below_0_95", "rows_whose_interval_reaches_below_0_95")}
+                     | {"rows": len(result["rows"])}))
     return result
 
 

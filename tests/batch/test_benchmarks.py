@@ -101,6 +101,12 @@ def test_instruction_count_rows_play_their_work_and_dumps_parse():
     assert instruction_counts.parse_dump(dump) == ("knuffeln:hands", 22314521)
     with pytest.raises(ValueError, match="unknown game"):
         instruction_counts.main(instruction_counts.Args(rows=["hands", "nonsense"]))
+    with pytest.raises(ValueError, match="hash_seeds"):
+        instruction_counts.main(instruction_counts.Args(rows=["hands"], hash_seeds=[]))
+    per_seed = [{"bavarian": {"raw": {"instructions": total, "units": 3000, "per_unit": total / 3000}}}
+                for total in (3000, 6000)]
+    assert instruction_counts.mean_counts(per_seed) == {
+        "bavarian": {"raw": {"instructions": 4500.0, "units": 3000, "per_unit": 1.5, "per_hash_seed": [3000, 6000]}}}
 
 
 def test_ab_times_both_checkouts_in_pairs_and_refuses_a_folder_without_the_code(tmp_path):
@@ -118,8 +124,24 @@ def test_ab_times_both_checkouts_in_pairs_and_refuses_a_folder_without_the_code(
         assert len(entry["old"]) == len(entry["new"]) == len(entry["paired_ratios"]) == 2
         assert entry["paired_ratios"] == [new / old for old, new in zip(entry["old"], entry["new"], strict=True)]
         assert entry["min_ratio"] <= entry["median_ratio"] <= entry["max_ratio"]
+        assert entry["median_ci95"] is None  # two rounds: too few for an interval
+    assert result["rows_whose_interval_reaches_below_0_95"] == 2
     assert "| palatinate | raw_env steps/s |" in ab.markdown(result)
     with pytest.raises(RuntimeError, match="imported the code of|stopped"):  # installed or not
         ab.run(ab.Args(old=str(tmp_path), new=checkout, rounds=1, games=("palatinate",), rows=rows[:1]), tiny)
     with pytest.raises(ValueError, match="nonsense"):
         ab.run(ab.Args(old=checkout, rows=("nonsense",)))
+
+
+def test_ab_interval_of_the_median_is_the_binomial_order_statistics():
+    """Against the textbook table of distribution-free 95% intervals of a median (n: k-th smallest to k-th
+    largest): n < 6 none, n = 6 the extremes, n = 10 the 2nd, n = 20 the 6th, n = 100 the 40th."""
+    from benchmarks import ab
+
+    assert ab.median_interval([1.0, 2.0, 3.0, 4.0, 5.0]) is None
+    assert ab.median_interval([6.0, 1.0, 5.0, 2.0, 4.0, 3.0]) == (1.0, 6.0)
+    for n, k in ((10, 2), (20, 6), (100, 40)):
+        values = [float(v) for v in range(1, n + 1)]
+        assert ab.median_interval(values[::-1]) == (float(k), float(n + 1 - k))
+    with pytest.raises(ValueError, match="window_scale"):
+        ab.run(ab.Args(old=".", window_scale=0.0))
