@@ -5,7 +5,9 @@
 Timings on a shared machine move by 10-50% from one run to the next, far more than a few percent of a
 code change; the count of instructions a fixed piece of work executes does not depend on the machine's
 load. So to compare two versions of the code (run this script in each checkout and compare the JSON), the
-counts settle what the timings cannot. Instructions are not time: branch-free code (e.g. the broadword
+counts settle what the timings cannot. They do depend on Python's string hashing, which every process
+seeds anew: the Python-heavy rows move by up to ~2% with it, so the script fixes ``PYTHONHASHSEED``
+(``--hash-seeds``; several give their mean). Instructions are not time: branch-free code (e.g. the broadword
 ``nth_bit``) runs more instructions in fewer cycles, and valgrind replaces ``memset``/``memcpy`` with
 simple loops of its own, so large array fills count more than they cost. Read a difference together with
 the timings of ``benchmarks.compare``.
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -66,6 +69,10 @@ class Args:
     """games to count"""
     rows: list[str] = field(default_factory=lambda: list(ROWS))
     """rows to count: hands, batch, batch_copy, raw, env, reference, pimc"""
+    hash_seeds: list[int] = field(default_factory=lambda: [0])
+    """PYTHONHASHSEED of the counted process, one count per value (their mean reported): Python's string
+    hashing, seeded anew by every process, moves the counts of the Python-heavy rows (AEC, reference, PIMC)
+    by up to ~2%, so compare two checkouts under the same seeds, and under several for differences below 2%"""
     json: str | None = None
     """also write the result to this file"""
     measure: str | None = None
@@ -201,8 +208,9 @@ def parse_dump(text: str) -> tuple[str, int]:
     return label.rsplit("Client Request: ", 1)[-1].strip(), int(total.split(":", 1)[1].split()[0])
 
 
-def count(games: list[str], rows: list[str]) -> dict:
-    """Run this script under callgrind and gather ``{game: {row: instructions per unit}}``."""
+def count(games: list[str], rows: list[str], hash_seed: int = 0) -> dict:
+    """Run this script under callgrind (with ``PYTHONHASHSEED=hash_seed``) and gather
+    ``{game: {row: instructions per unit}}``."""
     with tempfile.TemporaryDirectory() as folder:
         shim = build_shim(Path(folder))
         command = [
@@ -210,12 +218,26 @@ def count(games: list[str], rows: list[str]) -> dict:
             sys.executable, "-m", "benchmarks.instruction_counts", "--measure", str(shim),
             "--games", *games, "--rows", *rows,
         ]
-        subprocess.run(command, check=True, capture_output=True, cwd=Path(__file__).resolve().parent.parent)
+        subprocess.run(command, check=True, capture_output=True, cwd=Path(__file__).resolve().parent.parent,
+                       env={**os.environ, "PYTHONHASHSEED": str(hash_seed)})
         totals = dict(parse_dump(path.read_text()) for path in Path(folder).glob("dump.*.*"))
     result: dict = {game: {} for game in games}
     for label, total in totals.items():
         game, row = label.split(":")
         result[game][row] = {"instructions": total, "units": UNITS[row], "per_unit": total / UNITS[row]}
+    return result
+
+
+def mean_counts(per_seed: list[dict]) -> dict:
+    """The counts of several hash seeds as one: each row's mean, with every seed's instructions kept."""
+    result: dict = {}
+    for game, rows in per_seed[0].items():
+        result[game] = {}
+        for row, first in rows.items():
+            each = [counts[game][row]["instructions"] for counts in per_seed]
+            mean = sum(each) / len(each)
+            result[game][row] = {"instructions": mean, "units": first["units"], "per_unit": mean / first["units"],
+                                 "per_hash_seed": each}
     return result
 
 
@@ -226,7 +248,10 @@ def main(args: Args) -> dict | None:
     if args.measure:
         measure_here(args.games, args.rows, args.measure)
         return None
-    result = {"units": {row: UNITS[row] for row in args.rows}, "counts": count(args.games, args.rows)}
+    if not args.hash_seeds or any(not 0 <= seed <= 4294967295 for seed in args.hash_seeds):
+        raise ValueError(f"hash_seeds must be one or more integers in 0..4294967295, got {args.hash_seeds}")
+    result = {"units": {row: UNITS[row] for row in args.rows}, "hash_seeds": args.hash_seeds,
+              "counts": mean_counts([count(args.games, args.rows, seed) for seed in args.hash_seeds])}
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:
