@@ -211,8 +211,8 @@ def main(args: Args) -> dict:
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))
     print(markdown(result))
-    print(json.dumps({key: result[key] for key in ("rows", "rows_below_0_95", "rows_whose_interval_reaches_below_0_95")}
-                     | {"rows": len(result["rows"])}))
+    print(json.dumps({"rows": len(result["rows"]), "rows_below_0_95": result["rows_below_0_95"],
+                      "rows_whose_interval_reaches_below_0_95": result["rows_whose_interval_reaches_below_0_95"]}))
     return result
 
 

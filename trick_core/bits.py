@@ -91,9 +91,14 @@ def nth_bit(mask, n):
     return np.int64(place) + SELECT_IN_BYTE[byte_rank * 256 + np.int64((x >> place) & np.uint64(0xFF))]
 
 
+def rng_state(seed: int) -> int:
+    """The splitmix64 state of any Python integer seed (its low 64 bits): what ``make_rng`` holds."""
+    return int(seed) & 0xFFFFFFFFFFFFFFFF
+
+
 def make_rng(seed: int) -> np.ndarray:
     """A fresh splitmix64 state for the kernels, from any Python integer seed."""
-    return np.array([np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF)], dtype=np.uint64)
+    return np.array([np.uint64(rng_state(seed))], dtype=np.uint64)
 
 
 @inline_njit

@@ -38,7 +38,7 @@ import numpy as np
 
 from . import drivers
 from .aec import OBSERVATION_TYPES, TrickTakingEnv
-from .bits import make_rng
+from .bits import make_rng, rng_state
 from .compiled_kernel import (
     ADVANCE_SIGNATURE,
     DEAL_RANDOM_SIGNATURE,
@@ -47,8 +47,6 @@ from .compiled_kernel import (
     SETTLEMENT_SIGNATURE,
     CompiledKernel,
 )
-
-UINT64_MASK = 0xFFFF_FFFF_FFFF_FFFF
 
 
 class Deal(NamedTuple):
@@ -135,7 +133,7 @@ class KernelEnv(TrickTakingEnv):
 
     def _start(self, deal: Deal) -> None:
         if deal.cards is None:
-            self._deal_rng[0] = int(deal.kernel_seed) & UINT64_MASK  # what make_rng(kernel_seed) holds
+            self._deal_rng[0] = rng_state(deal.kernel_seed)  # make_rng's state, in the env's own array
             self._kernel_deal_random(self._state, self._params, self._deal_rng, deal.dealer)
         else:
             self.kernel.init_state(self._state, self._params, deal.dealer, deal.cards)
