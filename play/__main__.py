@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,7 +66,7 @@ def check_bots(names: tuple[str, ...]) -> None:
 def main(args: Args) -> None:
     import uvicorn
 
-    from .server import LOOPBACK_HOSTS, AppSettings, create_app
+    from .server import LOOPBACK_HOSTS, AppSettings, TableServer, create_app
 
     check_bots(args.bots)
     port = args.port or free_port(args.host)
@@ -89,7 +90,9 @@ def main(args: Args) -> None:
         import webbrowser
 
         webbrowser.open(address)
-    uvicorn.run(app, host=args.host, port=port, log_level="warning")
+    server = TableServer(uvicorn.Config(app, host=args.host, port=port, log_level="warning"))
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is how the table stops
+        server.run()
 
 
 if __name__ == "__main__":

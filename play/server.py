@@ -27,6 +27,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -46,6 +47,16 @@ SUMMARIES_SHOWN = 5000
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 log = logging.getLogger("play")
+
+
+class TableServer(uvicorn.Server):
+    """uvicorn's server for the table's app: before it waits for the requests in flight to finish, as a
+    stopping server does, it answers the open tables' long polls, which would otherwise hold a Ctrl+C for up
+    to ``MAX_WAIT_SECONDS``."""
+
+    async def shutdown(self, sockets=None) -> None:
+        self.config.app.state.store.end_waits()
+        await super().shutdown(sockets)
 
 
 @dataclass(frozen=True)

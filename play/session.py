@@ -82,6 +82,7 @@ class TableSession:
         self.last_used = time.monotonic()
         self.lock = asyncio.Lock()
         self._changed = asyncio.Event()
+        self.closing = False
         self._driver: asyncio.Task | None = None
         self._deal_next_hand()
 
@@ -131,9 +132,10 @@ class TableSession:
         self._changed = asyncio.Event()
 
     async def wait_for_change(self, after_version: int, timeout: float) -> None:
-        """Return once ``version`` exceeds ``after_version``, or after ``timeout`` seconds."""
+        """Return once ``version`` exceeds ``after_version``, after ``timeout`` seconds, or at once when the
+        server is stopping."""
         self.last_used = time.monotonic()
-        if self.version > after_version:
+        if self.version > after_version or self.closing:
             return
         try:
             await asyncio.wait_for(self._changed.wait(), timeout)
@@ -182,6 +184,11 @@ class TableSession:
         """Start the bot driver unless it runs already (it stops when the human is to act or the hand ends)."""
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(self._drive_bots())
+
+    def end_waits(self) -> None:
+        """Answer every browser waiting for a change now, and every later wait at once (the server stops)."""
+        self.closing = True
+        self._changed.set()
 
     def stop(self) -> None:
         if self._driver is not None:
@@ -284,6 +291,11 @@ class SessionStore:
             raise PlayError(400, str(err)) from None
         self.sessions[session_id] = session
         return session
+
+    def end_waits(self) -> None:
+        """Answer every pending long poll now: a stopping server waits for its requests to finish."""
+        for session in list(self.sessions.values()):
+            session.end_waits()
 
     def _check_bots(self, bots: dict[str, str], other_seats: list[str]) -> dict[str, str]:
         if set(bots) - set(other_seats):

@@ -31,7 +31,7 @@ import uvicorn  # noqa: E402
 
 from play.catalog import make_env  # noqa: E402
 from play.replay import replay_env  # noqa: E402
-from play.server import AppSettings, create_app  # noqa: E402
+from play.server import AppSettings, TableServer, create_app  # noqa: E402
 from tests.play.helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
 from trick_core.registry import VARIANTS, variant_id  # noqa: E402
 
@@ -55,7 +55,7 @@ def server():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    runner = TableServer(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=runner.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -4,8 +4,10 @@ request gets a clear refusal and leaves the game going, tables are independent, 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -370,6 +372,53 @@ def test_python_m_play_prints_its_address():
                                                                              "asserufen", "knuffeln"]
     finally:
         process.terminate()
+        process.wait(timeout=10)
+
+
+def post_json(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def test_ctrl_c_stops_python_m_play_at_once_while_a_browser_waits_for_a_change():
+    """A stopping server waits for its requests in flight; an open table's long poll (up to 25 s) is
+    answered at once instead of holding the Ctrl+C."""
+    process = subprocess.Popen([sys.executable, "-m", "play", "--port", "0", "--bot-delay", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        address = process.stdout.readline().split()[2]
+        for _ in range(200):
+            try:
+                table = post_json(address + "api/sessions", {"game": "bavarian", "seed": 3, "seat": "player_0"})
+                break
+            except OSError:
+                time.sleep(0.1)
+        table_url = f"{address}api/sessions/{table['session']}"
+        for _ in range(100):  # the bots move until the human's turn; then nothing changes
+            with urllib.request.urlopen(table_url, timeout=10) as response:
+                view = json.load(response)
+            if human_turn_or_over(view):
+                break
+            time.sleep(0.1)
+        answers = []
+
+        def long_poll():
+            with urllib.request.urlopen(f"{table_url}?after={view['version']}&wait=25", timeout=60) as response:
+                answers.append(json.load(response))
+
+        poll = threading.Thread(target=long_poll)
+        poll.start()
+        time.sleep(1.0)
+        assert poll.is_alive() and not answers, "the long poll should be waiting for a change"
+        process.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        assert process.wait(timeout=30) == 0
+        assert time.monotonic() - started < 10, "the server waited for the long poll"
+        poll.join(timeout=10)
+        assert answers and answers[0]["version"] == view["version"]
+    finally:
+        process.kill()
         process.wait(timeout=10)
 
 
