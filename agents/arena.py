@@ -349,12 +349,16 @@ def run_matches(
         for m, d in jobs:
             done((m, d), play_deal(matches[m], d))
     else:
-        context = _worker_context()
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_one_thread_per_worker)
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(),
+                                   initializer=_one_thread_per_worker)
         with pool:
             futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}
-            for future in as_completed(futures):
-                done(futures[future], future.result())
+            try:
+                for future in as_completed(futures):
+                    done(futures[future], future.result())
+            except BaseException:  # a failed deal, or Ctrl+C (which a worker hands back as its deal's error):
+                pool.shutdown(cancel_futures=True)  # leaving the pool would otherwise play every queued deal
+                raise
     return [MatchResult(match, [results[(m, d)] for d in range(hands)]) for m, match in enumerate(matches)]
 
 

@@ -8,8 +8,12 @@ fails on the timeout instead of hanging the suite."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +47,61 @@ def test_the_arena_command_with_workers_runs_without_warnings():
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Warning" not in done.stderr, done.stderr[-2000:]
     assert "random" in done.stdout and "rules" in done.stdout
+
+
+def state_and_parent(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent from Linux's /proc; None once it is gone."""
+    try:
+        state, parent = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:2]
+    except (OSError, ValueError):
+        return None
+    return state, int(parent)
+
+
+def alive(pid: int) -> bool:
+    found = state_and_parent(pid)
+    return found is not None and found[0] != "Z"
+
+
+def descendants(pid: int) -> list[int]:
+    """The living processes below ``pid``."""
+    parents = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        found = state_and_parent(int(entry.name))
+        if found is not None and found[0] != "Z":
+            parents[int(entry.name)] = found[1]
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from Linux's /proc")
+def test_ctrl_c_stops_the_arena_with_workers_without_playing_the_queued_deals():
+    """Ctrl+C reaches the arena and its workers (the terminal's process group). A worker hands its
+    interrupted deal back as an error; the parent then used to wait, on leaving the pool, until every queued
+    deal had been played (here tens of minutes). It now drops the queue, and no process is left behind."""
+    command = [sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "pimc", "rules",
+               "--hands", "20000", "--workers", "2", "--no-progress"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(descendants(process.pid)) < 4:  # resource tracker, fork server, two workers
+            assert process.poll() is None and time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        time.sleep(2.0)  # the workers are playing deals now
+        tree = descendants(process.pid)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+        assert process.returncode != 0 and "KeyboardInterrupt" in stderr, stderr[-2000:]
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in tree):
+            assert time.monotonic() < deadline, "processes of the arena outlived it"
+            time.sleep(0.2)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
