@@ -41,10 +41,13 @@ brackets: ``--agents "pimc[samples=20,playouts_per_sample=50]" random``.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import multiprocessing
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -292,6 +295,25 @@ def _one_thread_per_worker() -> None:
         torch.set_num_threads(1)
 
 
+@contextlib.contextmanager
+def _terminate_like_interrupt():
+    """While the workers play, SIGTERM (a job scheduler's or ``timeout``'s stop) ends the arena as Ctrl+C
+    does, through the pool's shutdown: by default it ends this process at once, and its fork server and
+    workers were left waiting for good. (Only the main thread may set a signal handler.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_matches(
     game: str,
     specs: list[str],
@@ -351,12 +373,12 @@ def run_matches(
     else:
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(),
                                    initializer=_one_thread_per_worker)
-        with pool:
+        with pool, _terminate_like_interrupt():
             futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}
             try:
                 for future in as_completed(futures):
                     done(futures[future], future.result())
-            except BaseException:  # a failed deal, or Ctrl+C (which a worker hands back as its deal's error):
+            except BaseException:  # a failed deal, Ctrl+C (which a worker hands back as its deal's error), SIGTERM:
                 pool.shutdown(cancel_futures=True)  # leaving the pool would otherwise play every queued deal
                 raise
     return [MatchResult(match, [results[(m, d)] for d in range(hands)]) for m, match in enumerate(matches)]

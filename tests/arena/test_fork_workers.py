@@ -8,6 +8,7 @@ fails on the timeout instead of hanging the suite."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -79,14 +80,18 @@ def descendants(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from Linux's /proc")
-def test_ctrl_c_stops_the_arena_with_workers_without_playing_the_queued_deals():
-    """Ctrl+C reaches the arena and its workers (the terminal's process group). A worker hands its
-    interrupted deal back as an error; the parent then used to wait, on leaving the pool, until every queued
-    deal had been played (here tens of minutes). It now drops the queue, and no process is left behind."""
+@pytest.mark.parametrize("stop", ["ctrl_c", "sigterm"])
+def test_a_stopped_arena_with_workers_ends_without_playing_the_queued_deals(stop):
+    """Ctrl+C reaches the arena and its workers (the terminal's process group); a worker hands its
+    interrupted deal back as an error, and the parent then used to wait, on leaving the pool, until every
+    queued deal had been played (here tens of minutes). SIGTERM (``timeout``, a job scheduler) reaches the
+    parent alone, and ended it at once, leaving its fork server and workers waiting for good. Either now ends
+    the arena within a deal, and no process of it is left behind."""
     command = [sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "pimc", "rules",
                "--hands", "20000", "--workers", "2", "--no-progress"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
+    tree = []
     try:
         deadline = time.monotonic() + 120
         while len(descendants(process.pid)) < 4:  # resource tracker, fork server, two workers
@@ -94,14 +99,20 @@ def test_ctrl_c_stops_the_arena_with_workers_without_playing_the_queued_deals():
             time.sleep(0.2)
         time.sleep(2.0)  # the workers are playing deals now
         tree = descendants(process.pid)
-        os.killpg(process.pid, signal.SIGINT)
+        if stop == "ctrl_c":
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=60)
-        assert process.returncode != 0 and "KeyboardInterrupt" in stderr, stderr[-2000:]
+        assert process.returncode != 0, stderr[-2000:]
+        if stop == "ctrl_c":
+            assert "KeyboardInterrupt" in stderr, stderr[-2000:]
         deadline = time.monotonic() + 10
         while any(alive(pid) for pid in tree):
             assert time.monotonic() < deadline, "processes of the arena outlived it"
             time.sleep(0.2)
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        for pid in {process.pid, *tree, *descendants(process.pid)}:  # what a failure left running
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        process.wait()
