@@ -375,8 +375,8 @@ def run_matches(
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(),
                                    initializer=_one_thread_per_worker)
         with pool, _terminate_like_interrupt():
-            futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}
             try:
+                futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}
                 for future in as_completed(futures):
                     done(futures[future], future.result())
             except BaseException:  # a failed deal, Ctrl+C (which a worker hands back as its deal's error), SIGTERM:

@@ -87,8 +87,8 @@ def test_a_stopped_arena_with_workers_ends_without_playing_the_queued_deals(stop
     queued deal had been played (here tens of minutes). SIGTERM (``timeout``, a job scheduler) reaches the
     parent alone, and ended it at once, leaving its fork server and workers waiting for good. Either now ends
     the arena within a deal, and no process of it is left behind."""
-    command = [sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "pimc", "rules",
-               "--hands", "20000", "--workers", "2", "--no-progress"]
+    command = [sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "random", "rules",
+               "--hands", "50000", "--workers", "2", "--no-progress"]  # minutes of play, and nothing to compile
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
     tree = []
