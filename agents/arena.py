@@ -29,7 +29,7 @@ hands count as hands with zero units.
 **Backends.** ``--workers N`` plays deals in N local processes; ``--backend ray`` plays them as Ray tasks,
 on the local machine or a cluster (``--ray-address auto``; ``agents.ray_arena``, ``docs/scaling.md``). Either
 way the JSON for a seed is the same. Ctrl+C or SIGTERM stops a run with local workers within a deal: the
-deals still queued are dropped, and the workers end with it.
+deals still queued are dropped, and the workers end with it (``trick_core.worker_pool``).
 
 **Outputs.** A leaderboard (rich table) and a progress bar; ``--json PATH`` writes ``{"game", "hands",
 "agents": {label: {"mean_units_per_hand", "ci95": [lo, hi], ...}}, "difference": {"first_minus_second",
@@ -42,15 +42,11 @@ brackets: ``--agents "pimc[samples=20,playouts_per_sample=50]" random``.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import multiprocessing
-import signal
 import sys
-import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -58,6 +54,7 @@ import numpy as np
 
 from trick_core.registry import game_spec, make_env
 from trick_core.seat_view import SeatView
+from trick_core.worker_pool import run_in_workers
 
 from . import make, parse_agent_spec
 from .config import parse_config
@@ -296,25 +293,6 @@ def _one_thread_per_worker() -> None:
         torch.set_num_threads(1)
 
 
-@contextlib.contextmanager
-def _terminate_like_interrupt():
-    """While the workers play, SIGTERM (a job scheduler's or ``timeout``'s stop) ends the arena as Ctrl+C
-    does, through the pool's shutdown: by default it ends this process at once, and its fork server and
-    workers were left waiting for good. (Only the main thread may set a signal handler.)"""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum, _frame):
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def run_matches(
     game: str,
     specs: list[str],
@@ -372,16 +350,9 @@ def run_matches(
         for m, d in jobs:
             done((m, d), play_deal(matches[m], d))
     else:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(),
-                                   initializer=_one_thread_per_worker)
-        with pool, _terminate_like_interrupt():
-            try:
-                futures = {pool.submit(play_deal, matches[m], d): (m, d) for m, d in jobs}
-                for future in as_completed(futures):
-                    done(futures[future], future.result())
-            except BaseException:  # a failed deal, Ctrl+C (which a worker hands back as its deal's error), SIGTERM:
-                pool.shutdown(cancel_futures=True)  # leaving the pool would otherwise play every queued deal
-                raise
+        run_in_workers(play_deal, [(matches[m], d) for m, d in jobs], workers,
+                       lambda index, deal_result: done(jobs[index], deal_result),
+                       mp_context=_worker_context(), initializer=_one_thread_per_worker)
     return [MatchResult(match, [results[(m, d)] for d in range(hands)]) for m, match in enumerate(matches)]
 
 

@@ -18,7 +18,8 @@ Per configuration (each game and variant of ``trick_core.registry``):
   replayed through the same actions) gives that seat the same observation, in every observation type
   but ``perfect``.
 
-Configurations are spread over ``workers`` processes. Exits with status 1 if any check failed.
+Configurations are spread over ``workers`` processes; Ctrl+C or SIGTERM stops the soak within the
+configurations in progress (``trick_core.worker_pool``). Exits with status 1 if any check failed.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ import json
 import resource
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from trick_core.registry import GAME_NAMES, VARIANTS, game_spec, variant_id
+from trick_core.worker_pool import map_in_workers
 
 BATCH_ROWS = 1024
 
@@ -180,8 +181,7 @@ def run(args: Args) -> list[Report]:
         game_spec(game)
     items = [(g, c, args.hands, args.leak_positions, args.seed) for g, c in VARIANTS if g in args.games]
     if args.workers > 1:
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            return list(pool.map(soak_configuration, items))
+        return map_in_workers(soak_configuration, [(item,) for item in items], args.workers)
     return [soak_configuration(item) for item in items]
 
 

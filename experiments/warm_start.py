@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -44,6 +43,7 @@ from agents.neural.training import (
 )
 from experiments.common import RunArgs, begin_run
 from trick_core.registry import make_env
+from trick_core.worker_pool import map_in_workers
 
 ALGO = "warm_start"
 
@@ -129,8 +129,7 @@ def teacher_data(args: Args, config: dict) -> dict:
     else:
         import multiprocessing
 
-        with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            parts = list(pool.map(play_teacher_hands, *zip(*jobs, strict=True)))
+        parts = map_in_workers(play_teacher_hands, jobs, args.workers, mp_context=multiprocessing.get_context("fork"))
     offset = 0
     for part in parts:
         part["hand"] = part["hand"] + offset

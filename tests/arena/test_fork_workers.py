@@ -8,15 +8,12 @@ fails on the timeout instead of hanging the suite."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pytest
+
+from tests.process_tree import HAS_PROC, stop_while_working
 
 pytest.importorskip("torch")
 
@@ -50,36 +47,7 @@ def test_the_arena_command_with_workers_runs_without_warnings():
     assert "random" in done.stdout and "rules" in done.stdout
 
 
-def state_and_parent(pid: int) -> tuple[str, int] | None:
-    """A process's state letter and parent from Linux's /proc; None once it is gone."""
-    try:
-        state, parent = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:2]
-    except (OSError, ValueError):
-        return None
-    return state, int(parent)
-
-
-def alive(pid: int) -> bool:
-    found = state_and_parent(pid)
-    return found is not None and found[0] != "Z"
-
-
-def descendants(pid: int) -> list[int]:
-    """The living processes below ``pid``."""
-    parents = {}
-    for entry in Path("/proc").glob("[0-9]*"):
-        found = state_and_parent(int(entry.name))
-        if found is not None and found[0] != "Z":
-            parents[int(entry.name)] = found[1]
-    found, frontier = [], [pid]
-    while frontier:
-        children = [child for child, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
-    return found
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from Linux's /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="reads the process tree from Linux's /proc")
 @pytest.mark.parametrize("stop", ["ctrl_c", "sigterm"])
 def test_a_stopped_arena_with_workers_ends_without_playing_the_queued_deals(stop):
     """Ctrl+C reaches the arena and its workers (the terminal's process group); a worker hands its
@@ -89,30 +57,7 @@ def test_a_stopped_arena_with_workers_ends_without_playing_the_queued_deals(stop
     the arena within a deal, and no process of it is left behind."""
     command = [sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "random", "rules",
                "--hands", "50000", "--workers", "2", "--no-progress"]  # minutes of play, and nothing to compile
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
-    tree = []
-    try:
-        deadline = time.monotonic() + 120
-        while len(descendants(process.pid)) < 4:  # resource tracker, fork server, two workers
-            assert process.poll() is None and time.monotonic() < deadline, "the workers did not start"
-            time.sleep(0.2)
-        time.sleep(2.0)  # the workers are playing deals now
-        tree = descendants(process.pid)
-        if stop == "ctrl_c":
-            os.killpg(process.pid, signal.SIGINT)
-        else:
-            process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=60)
-        assert process.returncode != 0, stderr[-2000:]
-        if stop == "ctrl_c":
-            assert "KeyboardInterrupt" in stderr, stderr[-2000:]
-        deadline = time.monotonic() + 10
-        while any(alive(pid) for pid in tree):
-            assert time.monotonic() < deadline, "processes of the arena outlived it"
-            time.sleep(0.2)
-    finally:
-        for pid in {process.pid, *tree, *descendants(process.pid)}:  # what a failure left running
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        process.wait()
+    done = stop_while_working(command, stop, processes=4)  # resource tracker, fork server, two workers
+    assert done.returncode != 0, done.stderr[-2000:]
+    if stop == "ctrl_c":
+        assert "KeyboardInterrupt" in done.stderr, done.stderr[-2000:]

@@ -30,3 +30,14 @@ def test_the_twin_deal_check_catches_a_leaking_observation(monkeypatch):
     report = soak.Report("bavarian")
     soak.soak_leaks("bavarian", {}, 5, 0, report)
     assert any(failure.startswith("leak:") for failure in report.failures)
+
+
+def test_workers_soak_the_same_configurations_as_one_process():
+    def counts(reports):
+        return [(r.configuration, r.hands_batch, r.hands_aec, r.steps_batch, r.steps_aec, r.leak_positions,
+                 r.failures) for r in reports]
+
+    small = {"games": ("palatinate",), "hands": 20, "leak_positions": 2}
+    in_workers = counts(soak.run(_small(workers=2, **small)))
+    assert in_workers == counts(soak.run(_small(**small)))
+    assert [row[0] for row in in_workers] == ["palatinate", "palatinate-players=4"]

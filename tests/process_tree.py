@@ -1,0 +1,77 @@
+"""Stopping a command the way a user or a job scheduler does, and checking that none of its processes
+outlive it (read from Linux's /proc)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+HAS_PROC = Path("/proc/self/stat").exists()
+
+
+def state_and_parent(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent from Linux's /proc; None once it is gone."""
+    try:
+        state, parent = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:2]
+    except (OSError, ValueError):
+        return None
+    return state, int(parent)
+
+
+def alive(pid: int) -> bool:
+    found = state_and_parent(pid)
+    return found is not None and found[0] != "Z"
+
+
+def descendants(pid: int) -> list[int]:
+    """The living processes below ``pid``."""
+    parents = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        found = state_and_parent(int(entry.name))
+        if found is not None and found[0] != "Z":
+            parents[int(entry.name)] = found[1]
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def stop_while_working(
+    command: list[str], stop: str, processes: int, settle: float = 2.0
+) -> subprocess.CompletedProcess:
+    """Start ``command`` in its own session, wait until it has ``processes`` processes below it and then
+    ``settle`` seconds more, and stop it: ``stop="ctrl_c"`` sends SIGINT to its whole process group (what a
+    terminal does), ``"sigterm"`` sends SIGTERM to the command alone (``timeout``, a job scheduler). Asserts
+    that it ends within a minute and that none of its processes is alive 10 s later (whatever is, is killed);
+    returns its exit code and output."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    tree = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(descendants(process.pid)) < processes:
+            assert process.poll() is None and time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        time.sleep(settle)
+        tree = descendants(process.pid)
+        if stop == "ctrl_c":
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=60)
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in tree):
+            assert time.monotonic() < deadline, f"processes of the command outlived it: {stderr[-2000:]}"
+            time.sleep(0.2)
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+    finally:
+        for pid in {process.pid, *tree, *descendants(process.pid)}:  # what a failure left running
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        process.wait()

@@ -1,0 +1,89 @@
+"""Jobs spread over worker processes, stopped at once when the run is stopped.
+
+A plain ``ProcessPoolExecutor`` does not stop well: leaving its ``with`` block on an error or on Ctrl+C
+waits until every queued job has run (Ctrl+C interrupts only the job each worker is on: the next one
+starts), and SIGTERM (``timeout``, a job scheduler) ends the parent at once and leaves its workers waiting
+for good. Here a failed job, Ctrl+C or SIGTERM cancels the jobs not yet started and ends the workers, in
+the middle of their jobs if need be (a stopped run's results are not used), so that the run ends at once
+with no process left; the exception (``KeyboardInterrupt``, ``SystemExit(143)``, or the job's own error)
+reaches the caller.
+
+Used by the arena's workers (``agents.arena``), the soak (``benchmarks.soak``) and the warm start's
+teacher games (``experiments/warm_start.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+
+@contextlib.contextmanager
+def terminate_like_interrupt():
+    """Inside the block SIGTERM raises ``SystemExit(143)`` in the main thread, so that the pool is shut
+    down as on Ctrl+C instead of the process ending at once. (Only the main thread may set a signal
+    handler; elsewhere the block changes nothing.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run_in_workers(
+    function: Callable[..., Any],
+    jobs: Iterable[Sequence],
+    workers: int,
+    on_result: Callable[[int, Any], None],
+    mp_context=None,
+    initializer: Callable[[], None] | None = None,
+) -> None:
+    """Call ``function(*job)`` for every job in ``workers`` processes and ``on_result(index, result)`` in
+    this process as each one finishes (in the order they finish; ``index`` is the job's place in
+    ``jobs``). ``mp_context`` and ``initializer`` are the pool's."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=initializer)
+    with pool, terminate_like_interrupt():
+        try:
+            futures = {pool.submit(function, *job): index for index, job in enumerate(jobs)}
+            for future in as_completed(futures):
+                on_result(futures[future], future.result())
+        except BaseException:  # a failed job, Ctrl+C (which a worker hands back as its job's error), SIGTERM
+            _stop_at_once(pool)
+            raise
+
+
+def _stop_at_once(pool: ProcessPoolExecutor) -> None:
+    """Cancel the queued jobs and kill the workers, in the middle of their jobs if need be (what Python
+    3.14's ``ProcessPoolExecutor.kill_workers`` does). Cancelling alone is not enough: leaving the pool waits
+    for the jobs in progress, and a worker takes on the one job already handed to the pool's call queue,
+    which for a soak's configuration means minutes more. Killed, not terminated: a worker forked inside
+    ``terminate_like_interrupt`` has its SIGTERM handler, and would hand SIGTERM back as its job's error and
+    take the next job."""
+    processes = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError, ValueError):  # ended already, or closed
+            process.kill()
+
+
+def map_in_workers(function: Callable[..., Any], jobs: Sequence[Sequence], workers: int, **pool_options) -> list:
+    """``[function(*job) for job in jobs]`` computed in ``workers`` processes, stopped like
+    ``run_in_workers``."""
+    results: list = [None] * len(jobs)
+
+    def keep(index: int, result) -> None:
+        results[index] = result
+
+    run_in_workers(function, jobs, workers, keep, **pool_options)
+    return results
