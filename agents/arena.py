@@ -28,8 +28,8 @@ hands count as hands with zero units.
 
 **Backends.** ``--workers N`` plays deals in N local processes; ``--backend ray`` plays them as Ray tasks,
 on the local machine or a cluster (``--ray-address auto``; ``agents.ray_arena``, ``docs/scaling.md``). Either
-way the JSON for a seed is the same. Ctrl+C or SIGTERM stops a run with local workers within a deal: the
-deals still queued are dropped, and the workers end with it (``trick_core.worker_pool``).
+way the JSON for a seed is the same. Ctrl+C or SIGTERM stops a run with local workers at once: the deals
+still queued are dropped, and the workers end with it (``trick_core.worker_pool``).
 
 **Outputs.** A leaderboard (rich table) and a progress bar; ``--json PATH`` writes ``{"game", "hands",
 "agents": {label: {"mean_units_per_hand", "ci95": [lo, hi], ...}}, "difference": {"first_minus_second",

@@ -18,8 +18,8 @@ Per configuration (each game and variant of ``trick_core.registry``):
   replayed through the same actions) gives that seat the same observation, in every observation type
   but ``perfect``.
 
-Configurations are spread over ``workers`` processes; Ctrl+C or SIGTERM stops the soak within the
-configurations in progress (``trick_core.worker_pool``). Exits with status 1 if any check failed.
+Configurations are spread over ``workers`` processes; Ctrl+C or SIGTERM stops the soak at once, the
+configurations in progress included (``trick_core.worker_pool``). Exits with status 1 if any check failed.
 """
 
 from __future__ import annotations
