@@ -47,7 +47,8 @@ def stop_while_working(
 ) -> subprocess.CompletedProcess:
     """Start ``command`` in its own session, wait until it has ``processes`` processes below it and then
     ``settle`` seconds more, and stop it: ``stop="ctrl_c"`` sends SIGINT to its whole process group (what a
-    terminal does), ``"sigterm"`` sends SIGTERM to the command alone (``timeout``, a job scheduler). Asserts
+    terminal does), ``"sigterm"`` sends SIGTERM to the command alone (``timeout``, a job scheduler),
+    ``"sigkill"`` kills the command alone (``kill -9``, the out-of-memory killer). Asserts
     that it ends within a minute and that none of its processes is alive 10 s later (whatever is, is killed);
     returns its exit code and output."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -63,7 +64,7 @@ def stop_while_working(
         if stop == "ctrl_c":
             os.killpg(process.pid, signal.SIGINT)
         else:
-            process.send_signal(signal.SIGTERM)
+            process.send_signal({"sigterm": signal.SIGTERM, "sigkill": signal.SIGKILL}[stop])
         stdout, stderr = process.communicate(timeout=60)
         deadline = time.monotonic() + 10
         while any(alive(pid) for pid in tree):

@@ -6,7 +6,8 @@ starts), and SIGTERM (``timeout``, a job scheduler) ends the parent at once and 
 for good. Here a failed job, Ctrl+C or SIGTERM cancels the jobs not yet started and ends the workers, in
 the middle of their jobs if need be (a stopped run's results are not used), so that the run ends at once
 with no process left; the exception (``KeyboardInterrupt``, ``SystemExit(143)``, or the job's own error)
-reaches the caller.
+reaches the caller. A parent killed outright (``kill -9``) cannot do that: its workers notice within a
+second and end themselves.
 
 Used by the arena's workers (``agents.arena``), the soak (``benchmarks.soak``) and the warm start's
 teacher games (``experiments/warm_start.py``).
@@ -15,8 +16,10 @@ teacher games (``experiments/warm_start.py``).
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -52,7 +55,8 @@ def run_in_workers(
     """Call ``function(*job)`` for every job in ``workers`` processes and ``on_result(index, result)`` in
     this process as each one finishes (in the order they finish; ``index`` is the job's place in
     ``jobs``). ``mp_context`` and ``initializer`` are the pool's."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=initializer)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=_end_with_parent,
+                               initargs=(os.getpid(), initializer))
     with pool, terminate_like_interrupt():
         try:
             futures = {pool.submit(function, *job): index for index, job in enumerate(jobs)}
@@ -61,6 +65,36 @@ def run_in_workers(
         except BaseException:  # a failed job, Ctrl+C (which a worker hands back as its job's error), SIGTERM
             _stop_at_once(pool)
             raise
+
+
+def _end_with_parent(parent: int, initializer: Callable[[], None] | None) -> None:
+    """Run first in each worker: a thread that ends the worker, within a second, once the process that
+    started the pool has died. A parent killed outright (``kill -9``, the out-of-memory killer) cannot stop
+    its workers, and they would play on, then wait on the pool's queue for good, holding its output pipes."""
+
+    def watch() -> None:
+        while not _has_died(parent):
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+    if initializer is not None:
+        initializer()
+
+
+def _has_died(pid: int) -> bool:
+    """True once ``pid`` is gone, or dead but not yet reaped (a zombie: whoever started it may wait for its
+    output, which the workers hold, before reaping it). The zombie check reads Linux's /proc; elsewhere a
+    death counts once the process is reaped."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):  # gone, or its pid now another user's process
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _stop_at_once(pool: ProcessPoolExecutor) -> None:

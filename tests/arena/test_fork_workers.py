@@ -48,13 +48,13 @@ def test_the_arena_command_with_workers_runs_without_warnings():
 
 
 @pytest.mark.skipif(not HAS_PROC, reason="reads the process tree from Linux's /proc")
-@pytest.mark.parametrize("stop", ["ctrl_c", "sigterm"])
+@pytest.mark.parametrize("stop", ["ctrl_c", "sigterm", "sigkill"])
 def test_a_stopped_arena_with_workers_ends_without_playing_the_queued_deals(stop):
     """Ctrl+C reaches the arena and its workers (the terminal's process group); a worker hands its
     interrupted deal back as an error, and the parent then used to wait, on leaving the pool, until every
     queued deal had been played (here tens of minutes). SIGTERM (``timeout``, a job scheduler) reaches the
-    parent alone, and ended it at once, leaving its fork server and workers waiting for good. Either now ends
-    the arena within a deal, and no process of it is left behind."""
+    parent alone, and ended it at once, leaving its fork server and workers waiting for good; so did
+    ``kill -9``. Each now ends the arena at once, and no process of it is left behind."""
     command = [sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "random", "rules",
                "--hands", "50000", "--workers", "2", "--no-progress"]  # minutes of play, and nothing to compile
     done = stop_while_working(command, stop, processes=4)  # resource tracker, fork server, two workers
