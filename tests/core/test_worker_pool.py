@@ -1,5 +1,5 @@
-"""trick_core.worker_pool: results in job order, and a run that stops (a failed job, Ctrl+C, SIGTERM) drops
-the queued jobs at once and leaves no worker behind."""
+"""trick_core.worker_pool: results in job order, and a run that stops (a failed job, Ctrl+C, SIGTERM, or its
+process killed outright) drops the queued jobs at once and leaves no worker behind."""
 
 from __future__ import annotations
 
