@@ -87,11 +87,6 @@ class Args(TrainingArgs):
     """target q: for this many probes, actors and rollouts play the policy head (a warm start's imitation
     of its teacher) while q learns its values; then they play greedy q"""
 
-    pool_size: int = 0
-    """(no opponent pool in this algorithm: every seat plays the current policy)"""
-    pool_every: int = 0
-    """(unused)"""
-
 
 def greedy_policy(network, head: str, device):
     """``policy(observation, action_mask)``: the legal action of highest score of ``head`` in every row."""

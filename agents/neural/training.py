@@ -302,6 +302,7 @@ class Run:
         before = self.decisions
         self.step["decisions"] += decisions
         self.step["updates"] += 1
+        # pool_every is a self-play option (SelfPlayArgs): read only where the pool keeps snapshots
         snapshot = self.pool.size > 0 and crossed(before, self.decisions, self.args.pool_every)
         if snapshot:
             self.pool.add(self.network)

@@ -33,12 +33,12 @@ def tiny_args(module, tmp_path, name, **overrides):
     """Arguments of a run of a few iterations on a tiny network, without evaluations or progress bar."""
     fields = {
         "num_envs": 16, "hidden": (16,), "total_decisions": 4 * ITERATION, "eval_every": 0,
-        "save_every": 2 * ITERATION, "pool_every": ITERATION, "progress": False, "run_dir": str(tmp_path / name),
+        "save_every": 2 * ITERATION, "progress": False, "run_dir": str(tmp_path / name),
     }
     if module is dmc:
-        fields.update(rollout_steps=16, batch_size=64)
+        fields.update(rollout_steps=16, batch_size=64, pool_every=ITERATION)
     elif module is ppo:
-        fields.update(rollout_steps=16, minibatch_size=64, update_epochs=2)
+        fields.update(rollout_steps=16, minibatch_size=64, update_epochs=2, pool_every=ITERATION)
     else:
         fields.update(probes_per_iteration=16, probe_rate=0.5, rollout_envs=16, batch_size=32, epochs=1,
                       total_decisions=6000, save_every=4000)
