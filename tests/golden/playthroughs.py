@@ -2,6 +2,7 @@
 every observation of the seat to act, its legal actions, the action taken, and the rewards — so that any
 change of behaviour shows up as a readable diff.
 
+    python -m tests.golden.playthroughs --check  # which files the code no longer reproduces
     python -m tests.golden.playthroughs          # rewrite the files (only after a deliberate rules change)
 
 ``tests/core/test_golden.py`` replays each file and compares it line by line.
@@ -9,9 +10,12 @@ change of behaviour shows up as a readable diff.
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import tyro
 
 from trick_core.registry import VARIANTS, game_spec, variant_id
 
@@ -65,12 +69,29 @@ def _hand(game: str, config: dict, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
+@dataclass
+class Args:
+    """Rewrite the golden playthroughs of every env and variant (only after a deliberate rules change)."""
+
+    check: bool = False
+    """compare the files with what the code plays instead of writing them; exit 1 when any differs"""
+
+
+def main(args: Args) -> int:
+    differing = []
     for game, config in VARIANTS:
-        path = path_of(game, config)
-        path.write_text(playthrough(game, config), encoding="utf-8")
-        print(f"wrote {path.relative_to(FOLDER.parent.parent)}")
+        path, text = path_of(game, config), playthrough(game, config)
+        name = path.relative_to(FOLDER.parent.parent)
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {name}")
+        elif not path.exists() or path.read_text(encoding="utf-8") != text:
+            differing.append(name)
+            print(f"differs: {name}")
+    if args.check:
+        print(f"{len(VARIANTS) - len(differing)} of {len(VARIANTS)} files reproduced")
+    return 1 if differing else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(tyro.cli(Args)))
