@@ -1,6 +1,6 @@
 """Old code against new code, row by row: the compare's own measurements, paired and interleaved.
 
-    python -m benchmarks.ab OLD_CHECKOUT [--new NEW_CHECKOUT] [--rounds 10] [--json PATH]
+    python -m benchmarks.ab --old OLD_CHECKOUT [--new NEW_CHECKOUT] [--rounds 10] [--json PATH]
 
 Timing two versions of the code in two whole ``benchmarks.compare`` runs, one after the other, measures
 the machine as much as the code: on a shared machine a row's speed drifts over seconds and minutes, so

@@ -1,7 +1,7 @@
 """Learning curves (PNG) from the evaluations logged during training: units per hand against the fixed
 opponent (``rules``), with 95% intervals, over the wall-clock minutes of the whole pipeline.
 
-    python -m experiments.learning_curves --records agents/neural/checkpoints/*.json --out docs/training_curves.png
+    python -m experiments.learning_curves --records agents/neural/checkpoints/*.json --out docs/training/curves.png
 
 Each record (written by ``python -m agents.neural.ship``, or a run's ``final.pt``, whose ``--init-from``
 chain is followed while its files exist) lists the training stages (e.g. a warm start, then PPO) and the

@@ -13,7 +13,7 @@ The budget is counted in CPU minutes (this process, its threads and its finished
 whose cores other work shares, wall time says more about the other work than about the training. Two
 idle cores give about ``2 x wall minutes``, so 110 CPU minutes is under an hour of such a machine; the
 wall time is reported beside it. The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm``
-and ``.../rl``; ``python -m agents.neural.ship .../rl/final.pt`` ships the result with its record.
+and ``.../rl``; ``python -m agents.neural.ship --checkpoint .../rl/final.pt`` ships the result with its record.
 """
 
 from __future__ import annotations

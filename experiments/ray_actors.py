@@ -9,7 +9,7 @@
         update(learner, batches)
     pool.close()
 
-**The pieces.** An ``ExperienceWorker`` owns one compiled batch env (``trick_core.registry.make_batch_env``,
+**The pieces.** An ``ExperienceWorker`` owns one compiled batch env (``agents.neural.rollout.make_batch_env``,
 ``num_envs`` rows, its own seed ``SeedSequence([seed, actor])``), a torch policy built by ``make_policy(env)``
 (a ``torch.nn.Module`` whose weights the learner broadcasts) and a *collector* (below); ``collect()`` steps
 the env ``steps`` times and returns the collector's experience batch, a dict of numpy arrays, plus the

@@ -4,7 +4,7 @@ observation alone (so an agent using them still sees only what its seat may know
 An MLP over one-hot cards has to learn from data which card currently wins the trick, which of its
 cards would take it over, and which are the highest left of their suit — under every contract's trump
 order (Schafkopf) or every pair of chosen suits (Knüffeln). These are a few table lookups from the
-observation, so they are computed here and appended to it (``derived_features``), vectorised over rows:
+observation, so they are computed here and appended to it (``FeatureEncoder``), vectorised over rows:
 
 - **Schafkopf**, per card (32): is it trump; its strength in the contract's order; held, and no unseen card
   of its effective suit ranks above it; held, and it would take the trick in progress over if played

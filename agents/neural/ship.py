@@ -1,6 +1,6 @@
 """Ship a trained network as a game's ``neural`` agent, with the record that lets anyone reproduce it.
 
-    python -m agents.neural.ship runs/bavarian__ppo__1__1700000000/final.pt --rules-hands 300 --pimc-hands 100
+    python -m agents.neural.ship --checkpoint runs/bavarian__ppo__1__1700000000/final.pt --rules-hands 300
 
 writes ``agents/neural/checkpoints/<game>.pt`` (the network alone: no optimizer or opponent pool) and
 ``<game>.json``: every training stage that led to it (its ``--init-from`` chain, e.g. a warm start then
