@@ -27,7 +27,7 @@ def parse_records(text: str) -> list[dict]:
     if not text:
         raise PlayError(400, "the file is empty")
     try:
-        loaded = json.loads(text)
+        loaded = _json(text, "the file")
         records = loaded if isinstance(loaded, list) else [loaded]
     except json.JSONDecodeError:
         records = []
@@ -35,14 +35,29 @@ def parse_records(text: str) -> list[dict]:
             if not line.strip():
                 continue
             try:
-                records.append(json.loads(line))
+                records.append(_json(line, f"line {number}"))
             except json.JSONDecodeError as err:
                 raise PlayError(400, f"line {number} is not JSON: {err.msg}") from None
+    if not records:
+        raise PlayError(400, "the file has no records")
     if len(records) > MAX_RECORDS:
         raise PlayError(400, f"{len(records)} records; at most {MAX_RECORDS} can be opened at once")
     for index, record in enumerate(records):
         check_record_shape(record, index)
     return records
+
+
+def _json(text: str, what: str):
+    """``json.loads(text)``; JSON that Python refuses to build (nested too deeply, a number of thousands of
+    digits) as ``PlayError`` 400 naming ``what``. A syntax error stays a ``JSONDecodeError``."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise PlayError(400, f"{what} is nested too deeply to be a game record") from None
+    except ValueError as err:
+        raise PlayError(400, f"{what}: {err}") from None
 
 
 def check_record_shape(record, index: int) -> None:
@@ -57,6 +72,9 @@ def check_record_shape(record, index: int) -> None:
             raise PlayError(400, f"{where}: '{key}' must be a {kind.__name__}")
     if not isinstance(record.get("config", {}), dict):
         raise PlayError(400, f"{where}: 'config' must be an object")
+    for key in ("arena", "table"):  # optional annotations (the arena's, the table's), read for the summary
+        if record.get(key) is not None and not isinstance(record[key], dict):
+            raise PlayError(400, f"{where}: '{key}' must be an object")
     for number, pair in enumerate(record["actions"]):
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
             raise PlayError(400, f"{where}: action {number} must be [agent, action string], got {pair!r}")

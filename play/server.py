@@ -33,6 +33,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .catalog import GAMES
@@ -103,6 +104,8 @@ def create_app(settings: AppSettings | None = None) -> FastAPI:
             replays.add(path.name, parse_records(path.read_text(encoding="utf-8")))
         except PlayError as err:
             raise ValueError(f"record file {path}: {err.message}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"record file {path}: not UTF-8 text (a game record is JSON)") from None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -136,6 +139,11 @@ def add_error_handlers(app: FastAPI) -> None:
             where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "request"
             problems.append(f"{where}: {error.get('msg', 'invalid')}")
         return JSONResponse({"error": "bad request: " + "; ".join(problems)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+        """The framework's own refusals (no such route, wrong method, a body it cannot parse) in the same form."""
+        return JSONResponse({"error": str(err.detail)}, status_code=err.status_code, headers=err.headers)
 
     @app.exception_handler(Exception)
     async def unexpected(_request: Request, err: Exception) -> JSONResponse:

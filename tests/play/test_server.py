@@ -306,10 +306,28 @@ def test_replay_of_arena_records(client, tmp_path):
     ('{"game": "go", "deal": {}, "actions": []}', "unknown game"),
     ('{"game": "bavarian", "deal": {}, "actions": [["player_0"]]}', "action 0"),
     ('[1, 2]', "not an object"),
+    ("[]", "no records"),
+    ('{"game": "bavarian", "deal": {}, "actions": [], "arena": [1]}', "'arena' must be an object"),
+    ('{"game": "bavarian", "deal": {}, "actions": [], "table": 5}', "'table' must be an object"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"game": "bavarian", "deal": {}, "actions": [], "result": ' + "9" * 5000 + "}", "the file: Exceeds"),
+    ('{"game": "bavarian", "deal": {}, "actions": []}\n{"result": ' + "9" * 5000 + "}", "line 2: Exceeds"),
 ])
 def test_bad_record_files_are_refused(client, text, words):
     response = client.post("/api/replays", content=text)
     assert response.status_code == 400 and words in response.json()["error"]
+    assert client.get("/api/catalog").status_code == 200  # the connection and the server go on
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status"), [
+    ("GET", "/api/nope", None, 404),
+    ("DELETE", "/api/catalog", None, 405),
+    ("POST", "/api/sessions/x/move", '{"action": "EO", "hand": ' + "9" * 5000 + ', "move": 0}', 400),
+    ("POST", "/api/sessions/x/next", "[" * 5000 + "]" * 5000, 400),
+])
+def test_the_frameworks_own_refusals_are_errors_too(client, method, path, body, status):
+    response = client.request(method, path, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == status and set(response.json()) == {"error"}, response.text
 
 
 def test_records_with_bad_moves_are_refused_when_shown(client):
@@ -425,7 +443,10 @@ def test_ctrl_c_stops_python_m_play_at_once_while_a_browser_waits_for_a_change()
 def test_python_m_play_refuses_bad_options_plainly(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{bad\n")
-    for options, words in ((["--records", str(bad)], "line 1 is not JSON"), (["--bots", "nosuch:thing"], "nosuch")):
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b"\xff\xfe{}")
+    for options, words in ((["--records", str(bad)], "line 1 is not JSON"), (["--bots", "nosuch:thing"], "nosuch"),
+                           (["--records", str(latin)], f"record file {latin}: not UTF-8")):
         done = subprocess.run([sys.executable, "-m", "play", "--port", "0", *options],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode != 0 and words in done.stderr, done.stderr
