@@ -26,6 +26,8 @@ class Option:
     label: str
     choices: tuple
     default: object
+    requires: tuple[tuple[object, str, tuple], ...] = ()
+    """Choices offered only beside certain values of another option: ``(choice, other option, its values)``."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ GAMES: dict[str, GameInfo] = {
         "knuffeln", "Knüffeln", "french", "knuffeln.md",
         (
             Option("variant", "Variant", ("bohmstedt", "hattstedt", "bernhard1924", "gruenberg1938"), "bohmstedt"),
-            Option("players", "Players", (4, 5), 4),
+            Option("players", "Players", (4, 5), 4, requires=((5, "variant", ("bohmstedt",)),)),
             Option("talk", "Table talk", TALK_CHOICES, "off"),
         ),
     ),
@@ -90,6 +92,12 @@ def check_config(game: str, config: dict, offered_values_only: bool = True) -> d
         if type(value) is not type(option.default) or (offered_values_only and value not in option.choices):
             raise ValueError(f"{game}: option {name}={value!r} is not one of {list(option.choices)}")
         checked[name] = value
+    if offered_values_only:
+        for option in known.values():
+            for choice, other, values in option.requires:
+                if checked[option.name] == choice and checked[other] not in values:
+                    raise ValueError(f"{game}: {option.name}={choice!r} is offered only with {other} in "
+                                     f"{list(values)}, not {other}={checked[other]!r}")
     return checked
 
 

@@ -179,7 +179,9 @@ def add_table_routes(app: FastAPI, store: SessionStore, table_settings: TableSet
         return {
             "games": [
                 {"name": info.name, "title": info.title, "deck": info.deck, "rules": rules[info.name],
-                 "options": [{"name": o.name, "label": o.label, "choices": list(o.choices), "default": o.default}
+                 "options": [{"name": o.name, "label": o.label, "choices": list(o.choices), "default": o.default,
+                              "requires": [{"choice": choice, "option": other, "values": list(values)}
+                                           for choice, other, values in o.requires]}
                              for o in info.options]}
                 for info in GAMES.values()
             ],

@@ -13,3 +13,8 @@ export function showMessage(text, isError = false) {
   box.textContent = text ?? "";
   box.classList.toggle("error", isError);
 }
+
+// The API path of a table: the id comes from the address bar, so it is encoded, never spliced in raw.
+export function sessionPath(session) {
+  return `/api/sessions/${encodeURIComponent(session)}`;
+}

@@ -4,7 +4,7 @@
 
 import { el, renderSide, renderTable } from "./table.js";
 import { cardElement } from "./cards.js";
-import { fetchJson, showMessage } from "./page.js";
+import { fetchJson, sessionPath, showMessage } from "./page.js";
 
 const VERB_LABELS = {
   play: "Play face up",
@@ -56,11 +56,26 @@ function fillOptions() {
       if (choice === option.default) item.selected = true;
       select.appendChild(item);
     }
-    select.addEventListener("change", fillSeats);
+    select.addEventListener("change", () => { offerAllowedChoices(); fillSeats(); });
     label.appendChild(select);
     box.appendChild(label);
   }
+  offerAllowedChoices();
   fillSeats();
+}
+
+// Grey out the choices the catalog offers only beside other values (Knüffeln's five players: Bohmstedt
+// only); a greyed choice that was selected falls back to the option's default.
+function offerAllowedChoices() {
+  for (const option of currentGame().options) {
+    const select = document.getElementById(`option-${option.name}`);
+    for (const rule of option.requires ?? []) {
+      const other = document.getElementById(`option-${rule.option}`).value;
+      const item = [...select.options].find((entry) => entry.value === String(rule.choice));
+      item.disabled = !rule.values.map(String).includes(other);
+      if (item.disabled && item.selected) select.value = String(option.default);
+    }
+  }
 }
 
 function fillSeats() {
@@ -123,9 +138,10 @@ async function startTable(event) {
 // ------------------------------------------------------------------ the game
 
 function openSession(view) {
+  if (typeof view.session !== "string" || !Array.isArray(view.agents)) throw new Error("the server did not answer with a table");
   state.session = view.session;
   state.version = -1;
-  history.replaceState(null, "", `#session=${view.session}`);
+  history.replaceState(null, "", `#session=${encodeURIComponent(view.session)}`);
   document.getElementById("setup").hidden = true;
   document.getElementById("game-area").hidden = false;
   document.querySelector(".table-column").appendChild(document.getElementById("message"));
@@ -136,7 +152,7 @@ function openSession(view) {
 async function poll(session) {
   while (state.session === session) {
     try {
-      const view = await api(`/api/sessions/${session}?after=${state.version}&wait=20`);
+      const view = await api(`${sessionPath(session)}?after=${state.version}&wait=20`);
       if (state.session === session) render(view);
     } catch (error) {
       showMessage(`Lost the table: ${error.message}`, true);
@@ -260,10 +276,10 @@ function endOfHandControls(view) {
   next.id = "next-hand";
   next.addEventListener("click", nextHand);
   const record = el("a", "button-link", "Save this hand's record");
-  record.href = `/api/sessions/${view.session}/hands/${view.hand_number}/record`;
+  record.href = `${sessionPath(view.session)}/hands/${view.hand_number}/record`;
   record.download = `${view.game}-hand-${view.hand_number}.json`;
   const replay = el("a", "button-link", "Watch it in the replay viewer");
-  replay.href = `/replay?session=${view.session}&hand=${view.hand_number}`;
+  replay.href = `/replay?${new URLSearchParams({ session: view.session, hand: view.hand_number })}`;
   replay.target = "_blank";
   wrap.append(next, record, replay);
   return wrap;
@@ -291,13 +307,13 @@ async function send(entry) {
   document.body.dataset.state = "sending";
   const view = state.view;
   try {
-    const next = await api(`/api/sessions/${view.session}/move`,
+    const next = await api(`${sessionPath(view.session)}/move`,
       { action: entry.action, hand: view.hand_number, move: view.move_number });
     showMessage("");
     render(next);
   } catch (error) {
     showMessage(error.message, true);
-    const fresh = await api(`/api/sessions/${view.session}`).catch(() => null);
+    const fresh = await api(sessionPath(view.session)).catch(() => null);
     if (fresh) { state.version = -1; render(fresh); }
   } finally {
     state.sending = false;
@@ -306,12 +322,16 @@ async function send(entry) {
 }
 
 async function nextHand() {
+  if (state.sending || !state.view) return;  // a double click deals once
+  state.sending = true;
   const view = state.view;
   try {
-    render(await api(`/api/sessions/${view.session}/next`, { hand: view.hand_number }));
+    render(await api(`${sessionPath(view.session)}/next`, { hand: view.hand_number }));
     showMessage("");
   } catch (error) {
     showMessage(error.message, true);
+  } finally {
+    state.sending = false;
   }
 }
 
@@ -346,8 +366,14 @@ async function main() {
   fillOptions();
   const resume = new URLSearchParams(location.hash.slice(1)).get("session");
   if (resume) {
-    try { openSession(await api(`/api/sessions/${resume}`)); } catch (error) { showMessage(error.message, true); }
+    try {
+      openSession(await api(sessionPath(resume)));
+    } catch (error) {
+      showMessage(`Could not open the table in the address: ${error.message}`, true);
+    }
   }
+  // Another table typed or pasted into the address bar: open it (the page's own replaceState fires no event).
+  window.addEventListener("hashchange", () => location.reload());
   document.body.dataset.ready = "1";
 }
 

@@ -1,7 +1,7 @@
 // The replay viewer: open a file of game records, pick one, step through it forward and back, with
 // every hand visible or as one seat saw it. Each frame is replayed and drawn by the server's views.
 
-import { fetchJson as api, showMessage } from "./page.js";
+import { fetchJson as api, sessionPath, showMessage } from "./page.js";
 import { el, renderSide, renderTable } from "./table.js";
 
 const state = { replay: null, records: [], record: 0, step: 0, steps: 0, viewer: "all", loading: 0 };
@@ -44,7 +44,8 @@ async function show(step) {
   const ticket = ++state.loading;
   document.body.dataset.state = "loading";
   try {
-    const view = await api(`/api/replays/${state.replay}/frame?record=${state.record}&step=${step}&viewer=${state.viewer}`);
+    const query = new URLSearchParams({ record: state.record, step, viewer: state.viewer });
+    const view = await api(`/api/replays/${encodeURIComponent(state.replay)}/frame?${query}`);
     if (ticket !== state.loading) return;
     state.step = view.step;
     state.steps = view.steps;
@@ -99,12 +100,18 @@ async function main() {
   const setSelect = document.getElementById("replay-set");
   for (const opened of sets.replays) setSelect.appendChild(new Option(`${opened.name} (${opened.count})`, opened.id));
   setSelect.addEventListener("change", async () => {
-    if (setSelect.value) await useSet(await api(`/api/replays/${setSelect.value}`));
+    if (!setSelect.value) return;
+    try {
+      await useSet(await api(`/api/replays/${encodeURIComponent(setSelect.value)}`));
+    } catch (error) {
+      showMessage(error.message, true);
+    }
   });
   const params = new URLSearchParams(location.search);
   if (params.get("session") && params.get("hand")) {
     try {
-      const record = await api(`/api/sessions/${params.get("session")}/hands/${params.get("hand")}/record`);
+      const hand = encodeURIComponent(params.get("hand"));
+      const record = await api(`${sessionPath(params.get("session"))}/hands/${hand}/record`);
       await openText(`hand ${params.get("hand")}`, JSON.stringify(record));
     } catch (error) {
       showMessage(error.message, true);

@@ -25,8 +25,9 @@ def forbidden_cards(env, seat: str) -> set[str]:
     game = base.game_name
     if game == "palatinate":
         took_skat = st["bids_round_two"].get(seat) == "simple"
-        if not took_skat:
-            hidden |= set(st["skat"]) | set(st["discards"])
+        if not took_skat:  # the skat's cards stay hidden unless the declarer plays them face up
+            played = {card for trick in st["tricks"] for _, card in trick["cards"]} | {card for _, card in st["trick"]}
+            hidden |= (set(st["skat"]) | set(st["discards"])) - played
     elif game == "knuffeln":
         hidden -= publicly_received(st) | shown_by_teammates(st, seat)
         hidden |= set(st["stock"]) - stock_cards_seen(env, seat)

@@ -228,3 +228,40 @@ def test_replay_viewer_steps_through_a_record(page, server, tmp_path):
     page.keyboard.press("End")
     page.wait_for_selector(f"body[data-step='{steps}'][data-state='ready'] #result")
     assert settlement_on_screen(page) == dict(zip(env.possible_agents, record["result"], strict=True))
+
+
+def test_the_setup_offers_five_players_only_where_the_variant_has_them(page, server):
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#game", "knuffeln")
+    five = "#option-players option[value='5']"
+    assert not page.eval_on_selector(five, "option => option.disabled")
+    page.select_option("#option-players", "5")
+    assert page.locator("#seat option").count() == 5
+    page.select_option("#option-variant", "hattstedt")
+    assert page.eval_on_selector(five, "option => option.disabled")
+    assert page.input_value("#option-players") == "4" and page.locator("#seat option").count() == 4
+    page.select_option("#option-variant", "bohmstedt")
+    assert not page.eval_on_selector(five, "option => option.disabled")
+
+
+def test_a_double_click_deals_one_next_hand(page, server):
+    open_table(page, server, "bavarian", {}, "player_0", seed=3)
+    rng = np.random.default_rng(3)
+    while page.evaluate("document.body.dataset.state") != "over":
+        take_turn(page, rng)
+    page.dblclick("#next-hand")
+    page.wait_for_function("document.body.dataset.hand === '2'")
+    time.sleep(0.5)  # the second click's answer, had it been sent, has arrived by now
+    assert page.inner_text("#message") == ""
+    assert page.evaluate("document.body.dataset.hand") == "2"
+
+
+def test_a_session_in_the_address_is_an_id_not_a_path(page, server):
+    page.goto(server.url + "/#session=../../api/catalog")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#setup").is_visible() and page.locator("#game-area").is_hidden()
+    assert "Could not open the table in the address" in page.inner_text("#message")
+    page.goto(server.url + "/#session=bogus")
+    page.wait_for_selector("body[data-ready='1']")
+    assert "unknown session" in page.inner_text("#message") and page.locator("#game-area").is_hidden()

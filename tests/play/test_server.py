@@ -178,6 +178,8 @@ def test_not_your_turn_while_a_bot_thinks():
     ({"game": "bavarian", "config": {"players": 5}}, 400, "unknown option"),
     ({"game": "palatinate", "config": {"players": 7}}, 400, "players=7"),
     ({"game": "knuffeln", "config": {"talk": "shout"}}, 400, "talk"),
+    ({"game": "knuffeln", "config": {"variant": "hattstedt", "players": 5}}, 400,
+     "players=5 is offered only with variant in ['bohmstedt']"),
     ({"game": "bavarian", "seat": "player_4"}, 400, "unknown seat"),
     ({"game": "bavarian", "bots": {"player_1": "os:system"}}, 400, "unknown bot"),
     ({"game": "bavarian", "bots": {"player_0": "rules"}}, 400, "other seats"),
@@ -189,6 +191,13 @@ def test_bad_new_table_requests_are_refused(client, body, status, words):
     response = client.post("/api/sessions", json=body)
     assert response.status_code == status
     assert words in response.json()["error"]
+
+
+def test_the_catalog_says_which_choices_go_only_with_others(client):
+    games = {game["name"]: game for game in client.get("/api/catalog").json()["games"]}
+    players = next(option for option in games["knuffeln"]["options"] if option["name"] == "players")
+    assert players["requires"] == [{"choice": 5, "option": "variant", "values": ["bohmstedt"]}]
+    assert new_table(client, "knuffeln", {"variant": "bohmstedt", "players": 5})["agents"][4] == "player_4"
 
 
 def test_malformed_requests_get_clear_messages(client):
