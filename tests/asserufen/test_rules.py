@@ -139,6 +139,18 @@ def test_haenge_an_alone_declares_and_a_solo_overbids_it():
     assert env.state()["trump"] == "S" and env.state()["phase"] == "contra_offer"
 
 
+@pytest.mark.parametrize("bid", ["solo", "solo_du"])
+def test_a_solo_du_declarer_names_trump_as_a_solo_declarer_does(bid):
+    """Pinned: in a Solo Du the declarer names trump as in a Solo (clubs, spades or diamonds)."""
+    env = new_env(DEAL_A)
+    play(env, ["weg", bid, "weg", "weg"])
+    st = env.state()
+    assert (st["contract"], st["declarer"], st["phase"], st["current_player"]) == (bid, "player_2", "trump", "player_2")
+    assert legal(env) == {"trump:C", "trump:S", "trump:D"}
+    play(env, ["trump:D"])
+    assert env.state()["trump"] == "D" and env.state()["phase"] == "contra_offer"
+
+
 @pytest.mark.parametrize("bid", ["heart_solo", "heart_solo_du"])
 def test_heart_solos_take_hearts_without_naming(bid):
     env = new_env(DEAL_A)
@@ -377,6 +389,12 @@ def test_contra_round_re_reveals_partner_and_asking_restarts():
     assert env.state()["doublings"] == 3
     play(env, ["HK"])
     assert env.agent_selection == "player_3" and env.state()["phase"] == "play"  # no more offers
+
+
+def test_the_doubling_cap_is_four_by_default():
+    """Pinned: contra and re are capped by an environment option, default 4 (as in the three-player game)."""
+    assert asserufen_v0.raw_env().config["max_doublings"] == 4
+    assert K.make_params().tolist() == K.make_params(max_doublings=4).tolist()
 
 
 def test_doubling_stops_at_the_cap():

@@ -8,6 +8,7 @@ import collections
 import itertools
 
 import numpy as np
+import pytest
 
 from knuffeln_env import knuffeln_v0
 from knuffeln_env.knuffeln import kernel, match
@@ -38,6 +39,34 @@ def test_ladder_rule_is_the_reference_for_every_result_and_ladder():
         assert points == (expected[winners] if reference.winner is not None else 0.0)
         checked += 1
     assert checked == 5 * 2 * 7 * 4 * 4 * 2
+
+
+@pytest.mark.parametrize(("kind", "accepted", "rungs_before", "rungs_after", "points"), [
+    ("plain", 0, 4, 3, 0.0),
+    ("plain", 2, 4, 1, 0.0),  # each accepted turn wipes one more
+    ("fled", 1, 4, 2, 0.0),  # a fled turn: the turner's plain win, with the turns accepted before it
+    ("jann", 0, 4, 2, 0.0),
+    ("jann", 2, 4, 0, 2.0),  # all four rungs in one hand: Brille
+    ("march", 0, 4, 0, 2.0),  # pinned: a march wipes all
+    ("failed_march", 0, 4, 0, 2.0),
+    ("march", 0, 1, 0, 1.0),  # the last rung: Knueppel
+    ("plain", 3, 2, 0, 1.0),  # never below zero
+])
+def test_ladder_by_hand(kind, accepted, rungs_before, rungs_after, points):
+    """Hand-written cases of the ladder (docs/rules/knuffeln.md, section 9.4 and K20-K21), for the compiled
+    rule and the reference alike: the winners (team 1 here) wipe rungs; the other team's stay."""
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+    state[kernel.S_RESULT_KIND] = kernel.RESULT_NAMES.index(kind)
+    state[kernel.S_WINNER_TEAM] = 1
+    state[kernel.S_ACCEPTED] = accepted
+    ladder = np.array([3, rungs_before, 5], dtype=np.int64)
+    assert match.score_hand_on_ladder(state, ladder) == points
+    assert ladder.tolist() == [3, rungs_after, 6]
+    reference = ReferenceLadder()
+    reference.rungs = {0: 3, 1: rungs_before}
+    reference.score(kind, 1, accepted)
+    assert reference.rungs == {0: 3, 1: rungs_after}
+    assert (reference.rewards()[1] if reference.winner is not None else 0.0) == points
 
 
 def test_match_features_and_next_dealer():

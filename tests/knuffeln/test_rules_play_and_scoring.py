@@ -370,6 +370,23 @@ def test_five_players_dealer_alone_jann_and_march():
     assert clone.state()["result"]["settlement"] == [-30, -30, -30, -30, 120]
 
 
+def test_five_players_the_lone_dealer_answers_a_face_down_lead_from_two_seats_away():
+    """Pinned: the next player of the *other team* in playing order answers a face-down lead. With the
+    dealer alone that is the dealer, past the leader's teammate; accepted, the trick goes on from the
+    leader's left; fled, the dealer's side loses the stake as it stood."""
+    env = _five_player_env()
+    act(env, "play_alone")
+    decline_exchanges(env)
+    assert env.agent_selection == "player_2"
+    act(env, "turn:HK")
+    assert env.agent_selection == "player_4" and legal(env) == ["accept", "flee"]
+    fled = env.unwrapped.clone()
+    act(env, "accept")
+    assert env.agent_selection == "player_3" and env.unwrapped.state()["trick"] == [["player_2", "HK"]]
+    act(fled, "flee")  # the dealer's flight: the dealer pays the base stake to each of the four
+    assert fled.state()["result"]["kind"] == "fled" and fled.state()["result"]["settlement"] == [1, 1, 1, 1, -4]
+
+
 def test_five_players_dealer_exchanges_tens_last_and_no_ole_exchange():
     deal = build_deal({}, ["H3", "S7", "S10"], ["D9"], dealer=0, players=5)
     env = make_env(deal, players=5)

@@ -303,8 +303,9 @@ def test_second_opponent_may_redouble_at_their_first_card_after_the_declarers_re
     assert env.unwrapped.state()["doublings"] == 3
 
 
-def test_doubling_stops_at_the_cap():
-    env = solo_clubs_by_player_0(max_doublings=4)
+@pytest.mark.parametrize("config", [{"max_doublings": 4}, {}], ids=["cap 4", "default cap (pinned: 4)"])
+def test_doubling_stops_at_the_cap(config):
+    env = solo_clubs_by_player_0(**config)
     act(env, "CQ", "contra", "no_double", "re", "re")  # 1 player_1, 2 player_0, 3 player_1
     assert to_act(env) == "player_2" and legal(env) == {"no_double"}
     act(env, "no_double", "re")  # 4 player_0: the cap, nobody is asked again
