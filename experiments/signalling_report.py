@@ -53,7 +53,8 @@ SECTIONS = {
         "message drawn from the talker's own frequencies (*marginal*) or uniformly; the flip rate is the "
         "chance that a drawn message changes the decision. A deaf partner is the control (zero by "
         "construction). The reference implementation of the CIC metric takes the action marginal as a mean "
-        "over messages and so adds log2 |M| bits (4.7 bits for the 26 lexicon words): not done here "
+        "over messages and so adds log2 |M| bits, |M| the messages legal at the state (in the lexicon up to 24 "
+        "phrases, silence and a half-show of each card in hand: up to 34 messages, 5.1 bits): not done here "
         "(`signalling.metrics`).",
         "| talk | listener | hands | events | CIC (marginal) | CIC (uniform) | flip rate |",
     ),
@@ -118,6 +119,14 @@ def write_report(args: Args, results: dict, path: str, seconds: dict) -> None:
     lines += _report_limits(results)
     with open(path, "w", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n")
+
+
+def _smallest_p_note(results: dict, *estimates: dict) -> str:
+    """A remark when every p-value given is the smallest the permutation test's size allows."""
+    smallest = 1 / (1 + results["args"]["permutations"])
+    if all(abs(estimate["p_value"] - smallest) < 1e-12 for estimate in estimates):
+        return " The p-values are the smallest a permutation test of this size can give."
+    return ""
 
 
 def _reruns(results: dict) -> str:
@@ -193,8 +202,7 @@ def _report_metrics(results: dict) -> list[str]:
                       f"{sc['null_mean']:.3f} (p {sc['p_value']:.3f}, bootstrap interval over hands "
                       f"[{sc['ci95'][0]:.3f}, {sc['ci95'][1]:.3f}]); instantaneous coordination {ic['bits']:.3f} bits "
                       f"against {ic['null_mean']:.3f} (p {ic['p_value']:.3f}, [{ic['ci95'][0]:.3f}, "
-                      f"{ic['ci95'][1]:.3f}]). The p-values are the smallest a permutation test of this size can "
-                      "give."]
+                      f"{ic['ci95'][1]:.3f}])." + _smallest_p_note(results, sc, ic)]
     lines += ["", "![truth labels](signalling/truth.png)", "", "**Truth and bluffs.**", ""]
     for talk, label, m in measured_agents(results):
         bluffs = m["bluffs"]

@@ -12,7 +12,8 @@ illegal is dropped.
 turns them into the causal influence of communication (``signalling.metrics.causal_influence``) with an
 intervention distribution ``q`` over the alternatives: ``"marginal"`` (the speaker's message frequencies,
 e.g. from its message log, restricted to the legal alternatives and renormalised; ``show:C`` gets the
-``show`` mass shared by the cards it could show), ``"uniform"``, or ``"policy"`` (the speaker's own
+``show`` mass shared by the cards it could show; uniform at a state where the speaker never said any of
+the legal alternatives), ``"uniform"``, or ``"policy"`` (the speaker's own
 policy at that state, estimated the same way; zero influence by definition for a deterministic speaker,
 which never sends an alternative).
 """
@@ -61,7 +62,7 @@ class InterventionEvent:
             shows = sum(a.startswith("show:") for a in self.alternatives)
             weights = np.array([marginal.get("show", 0.0) / shows if a.startswith("show:") else marginal.get(a, 0.0)
                                 for a in self.alternatives])
-            if weights.sum() <= 0:
+            if weights.sum() <= 0:  # the speaker never said any message legal here: no preference among them
                 return np.full(len(self.alternatives), 1.0 / len(self.alternatives))
             return weights / weights.sum()
         raise ValueError(f"intervention distribution must be one of {INTERVENTION_DISTRIBUTIONS}, got {kind!r}")
@@ -104,9 +105,15 @@ def intervention_events(record: dict, listener_agent: str = "rules", speaker_age
     """Intervene on the utterances of ``speakers`` (default: every seat) in a four-player Knüffeln record;
     the listener is the speaker's partner, played by ``listener_agent``. ``speaker_agent`` (optional)
     estimates the speaker's own policy over the alternatives."""
-    config = record["config"]
-    if record.get("game") != "knuffeln" or config.get("talk", "off") == "off" or config.get("players", 4) != 4:
-        raise ValueError("interventions need a four-player Knüffeln record with talk on")
+    config = record.get("config") if isinstance(record, dict) else None
+    if not isinstance(config, dict) or record.get("game") != "knuffeln" or config.get("talk", "off") == "off" \
+            or config.get("players", 4) != 4:
+        raise ValueError("interventions need a four-player Knüffeln record with talk on (its 'config' says so)")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    seats = [f"player_{seat}" for seat in range(4)]
+    if speakers is not None and not set(speakers) <= set(seats):
+        raise ValueError(f"unknown speakers {sorted(set(map(str, speakers)) - set(seats))}; seats are {seats}")
     listener = make(listener_agent, "knuffeln")
     speaker = make(speaker_agent, "knuffeln") if speaker_agent else None
     env = knuffeln_v0.env(**config)
@@ -115,6 +122,8 @@ def intervention_events(record: dict, listener_agent: str = "rules", speaker_age
     actions = [tuple(pair) for pair in record["actions"]]
     events = []
     for index, (seat, action) in enumerate(actions):
+        if env.agent_selection != seat:
+            raise ValueError(f"record expects {seat} to act at action {index}, but it is {env.agent_selection}'s turn")
         if is_talk(action) and (speakers is None or seat in speakers):
             if max_events is not None and len(events) >= max_events:
                 break
@@ -155,6 +164,12 @@ def causal_influence_of(events: Sequence[InterventionEvent], kind: str = "margin
     docstring for ``kind``)."""
     if not events:
         raise ValueError("no intervention event to measure")
+    if kind == "marginal" and marginal:
+        vocabulary = {"show" if a.startswith("show:") else a for event in events for a in event.alternatives}
+        unknown = sorted(set(marginal) - vocabulary)
+        if unknown:
+            raise ValueError(f"the marginal names messages these events could not send: {unknown} (a marginal of "
+                             "another talk variant?); messages here: " + ", ".join(sorted(vocabulary)))
     values, flips = [], []
     for event in events:
         q = event.distribution(kind, marginal)

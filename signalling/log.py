@@ -33,7 +33,8 @@ Every talk turn is an utterance, silence included (silence speaks too, section 7
 - ``listener_next``, ``listener_next_class``: the first listener's next decision after the message that
   is not talk, and its class (``accept``, ``flee``, ``stop`` are classes of their own);
 - ``team_won_trick``: whether the speaker's team won that trick (None if the hand ended first);
-- ``team_units``: the speaker's settlement of the hand (units).
+- ``team_units``: the speaker's settlement of the hand (units; None when the record stops before the hand
+  ends).
 
 ``token_meanings`` (e.g. ``agents.rules.knuffeln_phrases.TOKEN_CODE`` inverted: token -> phrase) labels the truth
 of tokens under a given code; without it tokens are uncheckable (they have no preset meaning).
@@ -41,6 +42,7 @@ of tokens under a given code; without it tokens are uncheckable (they have no pr
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -93,24 +95,34 @@ def _check_record(record: dict) -> None:
     if not isinstance(record, dict) or record.get("game") != "knuffeln":
         raise ValueError("message logs are made from Knüffeln game records (record['game'] == 'knuffeln')")
     config = record.get("config", {})
+    if not isinstance(config, dict):
+        raise ValueError("the record's 'config' must be an object of env options")
     if config.get("talk", "off") == "off":
         raise ValueError("this record was played with talk='off': it holds no utterance")
     if config.get("match"):
         raise ValueError("match records hold several hands; log the hands of a match one record at a time")
 
 
-def hand_id_of(record: dict, fallback: int) -> str:
+def hand_id_of(record: dict, fallback: int | str | None = None) -> str:
+    """The id of a record's hand in a log: the arena's deal and seating, else ``fallback``, else a digest
+    of the deal and its actions (so that rows of different hands never share an id by accident)."""
     arena = record.get("arena")
     if isinstance(arena, dict) and "deal_index" in arena:
         seating = ",".join(str(v) if v else "-" for v in arena.get("seating", {}).values())
         return f"d{arena['deal_index']}:{seating}"
-    return str(fallback)
+    if fallback is not None:
+        return str(fallback)
+    played = json.dumps([record.get("deal"), record.get("actions")], sort_keys=True, default=str)
+    return "h" + hashlib.sha1(played.encode("utf-8")).hexdigest()[:12]
 
 
 def utterances(record: dict, hand: str | int | None = None, token_meanings: dict | None = None) -> list[dict]:
-    """The message-log rows of one Knüffeln hand (module docstring), in speaking order."""
+    """The message-log rows of one Knüffeln hand (module docstring), in speaking order. ``hand``
+    names it in the rows (default: ``hand_id_of(record)``)."""
     _check_record(record)
-    config = record["config"]
+    if hand is None:
+        hand = hand_id_of(record)
+    config = record.get("config", {})
     env = knuffeln_v0.env(**config)
     env.reset(options={"record": record})
     base = env.unwrapped
@@ -136,7 +148,7 @@ def utterances(record: dict, hand: str | int | None = None, token_meanings: dict
         env.step(base.string_to_action(action))
     final = base.state()
     tricks = final["tricks"]
-    settlement = (final["result"] or {}).get("settlement") or [0.0] * len(base.possible_agents)
+    settlement = final["result"]["settlement"] if final["result"] else None  # None: the record stops mid-hand
     rows = []
     for turn in pending:
         rows.append(_row(turn, actions, leads, teams, tricks, settlement, base, record, hand, seating,
@@ -247,7 +259,7 @@ def _row(turn: _Pending, actions, leads, teams, tricks, settlement, base, record
         "listener_next": listener_next,
         "listener_next_class": _action_class(listener_next, base, state.chosen),
         "team_won_trick": trick_won,
-        "team_units": float(settlement[seat]),
+        "team_units": None if settlement is None else float(settlement[seat]),
     }
 
 
@@ -310,7 +322,12 @@ def main(args: Args) -> int:
 
         meanings = dict(PHRASE_OF_TOKEN)
     log = MessageLog(token_meanings=meanings)
-    log.add_records(talk_records(read_jsonl(args.records)))
+    records = read_jsonl(args.records)
+    talking = talk_records(records)
+    if not talking:
+        raise SystemExit(f"{args.records}: none of its {len(records)} records is a Knüffeln hand played with talk "
+                         "on (env option talk=lexicon or tokens:N): there is nothing to log")
+    log.add_records(talking)
     count = log.write(args.out)
     print(json.dumps({"hands": log.hands, "utterances": count, "out": args.out}))
     return count

@@ -5,7 +5,11 @@ Information is measured in **bits** (log base 2) throughout. The sample-based qu
 estimates from counts (empirical distributions); they are biased upwards for small samples (roughly
 ``(|X| - 1)(|Y| - 1) / (2 N ln 2)`` bits for a mutual information), so ``mutual_information_test``
 reports the plug-in value beside its null distribution under shuffling (permutation test) and a
-bootstrap interval over independent groups (hands).
+bootstrap interval over independent groups (hands). Given the groups, the permutation test shuffles
+within each group: the rows of one hand are not independent of each other (the same cards, the same
+speaker), and a shuffle across hands would count an association that only the hands share (a hand's
+messages and its targets both following its cards) as evidence, giving far too many small p-values.
+The within-hand null asks whether the message tells more than its hand does.
 
 Definitions (Lowe, Foerster, Boureau, Pineau, Dauphin 2019, "On the pitfalls of measuring emergent
 communication"; M the message, A an action, S the speaker's private state):
@@ -130,23 +134,30 @@ class InformationEstimate:
 
 def mutual_information_test(x: Sequence, y: Sequence, groups: Sequence | None = None, permutations: int = 200,
                             bootstrap: int = 200, seed: int = 0) -> InformationEstimate:
-    """``I(X; Y)`` with a permutation test (y shuffled against x) and, given ``groups`` (e.g. the hand of
-    each pair: the unit of independence), a basic bootstrap interval resampling whole groups."""
+    """``I(X; Y)`` with a permutation test and, given ``groups`` (e.g. the hand of each pair: the unit of
+    independence), a basic bootstrap interval resampling whole groups. Without groups y is shuffled
+    against x over all pairs; with groups, within each group (module docstring)."""
     if len(x) != len(y):
         raise ValueError(f"paired samples differ in length: {len(x)} and {len(y)}")
     if len(x) == 0:
         raise ValueError("cannot test a mutual information on empty samples")
+    if isinstance(permutations, bool) or not isinstance(permutations, int) or permutations < 1:
+        raise ValueError(f"permutations must be a positive integer, got {permutations!r}")
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 1:
+        raise ValueError(f"bootstrap must be a positive integer, got {bootstrap!r}")
+    if groups is not None and len(groups) != len(x):
+        raise ValueError(f"groups must give one group per pair: {len(groups)} groups for {len(x)} pairs")
     rng = np.random.default_rng(seed)
     xc, kx = _codes(x)
     yc, ky = _codes(y)
+    gc, kg = _codes(groups) if groups is not None else (np.zeros(len(x), dtype=np.int64), 1)
     observed = _mutual_information_codes(xc, kx, yc, ky)
-    null = np.array([_mutual_information_codes(xc, kx, rng.permutation(yc), ky) for _ in range(permutations)])
+    by_group = np.argsort(gc, kind="stable")
+    null = np.array([_mutual_information_codes(xc, kx, _shuffled_within(yc, gc, by_group, rng), ky)
+                     for _ in range(permutations)])
     p_value = (1 + int(np.sum(null >= observed - 1e-12))) / (1 + permutations)
     interval = None
     if groups is not None:
-        if len(groups) != len(x):
-            raise ValueError("groups must give one group per pair")
-        gc, kg = _codes(groups)
         members = [np.flatnonzero(gc == g) for g in range(kg)]
         values = []
         for _ in range(bootstrap):
@@ -156,8 +167,15 @@ def mutual_information_test(x: Sequence, y: Sequence, groups: Sequence | None = 
         # pairs, which inflates a plug-in information, and this reflection removes that shift
         low, high = np.quantile(values, 0.025), np.quantile(values, 0.975)
         interval = (max(0.0, float(2 * observed - high)), float(2 * observed - low))
-    return InformationEstimate(observed, len(x), float(null.mean()) if permutations else math.nan,
-                               float(np.quantile(null, 0.95)) if permutations else math.nan, p_value, interval)
+    return InformationEstimate(observed, len(x), float(null.mean()), float(np.quantile(null, 0.95)), p_value,
+                               interval)
+
+
+def _shuffled_within(values: np.ndarray, groups: np.ndarray, by_group: np.ndarray, rng) -> np.ndarray:
+    """``values`` shuffled within each group (``by_group``: the positions sorted by group)."""
+    shuffled = np.empty_like(values)
+    shuffled[by_group] = values[np.lexsort((rng.random(len(values)), groups))]
+    return shuffled
 
 
 def speaker_consistency(rows: Sequence[dict], target: str = "speaker_next_class", fold_shows: bool = True,
@@ -250,6 +268,8 @@ def flip_rate(policies, message_probabilities, actual: int) -> float:
     """Probability, under ``q``, that an intervened message moves the listener's most likely action away
     from the one it takes after the actual message (row ``actual``): a plain-language companion of CIC."""
     pi, q = _check_policies(policies, message_probabilities)
+    if isinstance(actual, bool) or not isinstance(actual, (int, np.integer)) or not 0 <= actual < len(q):
+        raise ValueError(f"actual must be the row of the message sent, 0..{len(q) - 1}; got {actual!r}")
     chosen = np.argmax(pi, axis=1)
     return float(q[chosen != chosen[actual]].sum())
 
@@ -298,10 +318,16 @@ def bluff_stats(rows: Sequence[dict]) -> dict:
         "bluff_rate": Proportion(len(false), len(claims)).as_dict(),
         "trick_won_after_false": _won(false, "team_won_trick").as_dict(),
         "trick_won_after_true": _won(true, "team_won_trick").as_dict(),
-        "hand_won_after_false": Proportion(sum(r["team_units"] > 0 for r in false), len(false)).as_dict(),
-        "hand_won_after_true": Proportion(sum(r["team_units"] > 0 for r in true), len(true)).as_dict(),
+        "hand_won_after_false": _hand_won(false).as_dict(),
+        "hand_won_after_true": _hand_won(true).as_dict(),
         "per_phrase": {str(k): {"true": v[0], "false": v[1]} for k, v in sorted(per_phrase.items())},
     }
+
+
+def _hand_won(rows: Sequence[dict]) -> Proportion:
+    """Hands the speaker's team won (units above zero), among the rows of finished hands."""
+    finished = [r for r in rows if r.get("team_units") is not None]
+    return Proportion(sum(r["team_units"] > 0 for r in finished), len(finished))
 
 
 def _won(rows: Sequence[dict], key: str) -> Proportion:

@@ -139,3 +139,28 @@ def test_intervention_distributions(talk_record):
         event.distribution("marginal")
     with pytest.raises(ValueError, match="intervention distribution"):
         event.distribution("softmax")
+
+
+def test_a_marginal_of_another_vocabulary_is_refused(talk_record):
+    events = intervention_events(talk_record, max_events=3)
+    assert causal_influence_of(events, "marginal", {"silent": 0.5, "say:3": 0.5})["events"] == 3
+    with pytest.raises(ValueError, match=r"could not send: \['token:1', 'token:2'\]"):
+        causal_influence_of(events, "marginal", {"silent": 0.4, "token:1": 0.3, "token:2": 0.3})
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"samples": 0}, "samples must be a positive integer"),
+    ({"speakers": [0]}, r"unknown speakers \['0'\]"),
+])
+def test_interventions_refuse_bad_options(talk_record, options, words):
+    with pytest.raises(ValueError, match=words):
+        intervention_events(talk_record, **options)
+
+
+def test_interventions_refuse_records_out_of_order_or_without_config(talk_record):
+    actions = list(talk_record["actions"])
+    swapped = {**talk_record, "actions": [actions[1], actions[0], *actions[2:]]}
+    with pytest.raises(ValueError, match="record expects"):
+        intervention_events(swapped)
+    with pytest.raises(ValueError, match="'config'"):
+        intervention_events({k: v for k, v in talk_record.items() if k != "config"})

@@ -9,6 +9,7 @@ import pytest
 from agents.arena import run_arena
 from signalling.lexicon import FEATURE_NAMES, TRUTH_VALUES
 from signalling.log import Args, MessageLog, is_talk, main, read_jsonl, talk_records, utterances
+from signalling.metrics import bluff_stats
 from tests.signalling.helpers import play_hand
 
 
@@ -70,6 +71,31 @@ def test_message_log_writes_json_lines_and_the_cli_reads_arena_records(tmp_path)
     log.add_record(records[0], hand="x")
     assert log.hands == 1 and all(r["hand"] == "x" for r in log.rows)
     assert json.loads(out.read_text().splitlines()[0])["game"] == "knuffeln"
+
+
+def test_hands_logged_one_by_one_get_ids_of_their_own(record):
+    other = play_hand("knuffeln", ["rules", "random", "rules", "random"], 4, {"talk": "lexicon"})
+    ids = {row["hand"] for row in utterances(record)}
+    assert len(ids) == 1 and ids == {row["hand"] for row in utterances(dict(record))}
+    assert ids.isdisjoint({row["hand"] for row in utterances(other)})
+
+
+def test_a_record_that_stops_mid_hand_has_no_result_to_count(record):
+    talk_at = [i for i, (_, action) in enumerate(record["actions"]) if is_talk(action)]
+    cut = {**record, "actions": record["actions"][: talk_at[len(talk_at) // 2] + 1]}
+    rows = utterances(cut)
+    assert rows and all(row["team_units"] is None for row in rows)
+    assert all(row["team_units"] is not None for row in utterances(record))
+    stats = bluff_stats(rows)
+    assert stats["hand_won_after_false"]["trials"] == stats["hand_won_after_true"]["trials"] == 0
+
+
+def test_the_command_line_says_when_no_record_has_talk(tmp_path):
+    path = tmp_path / "silent.jsonl"
+    path.write_text(json.dumps(play_hand("knuffeln", ["random"] * 4, 0)) + "\n")
+    with pytest.raises(SystemExit, match="none of its 1 records is a Knüffeln hand played with talk on"):
+        main(Args(records=str(path), out=str(tmp_path / "out.jsonl")))
+    assert not (tmp_path / "out.jsonl").exists()
 
 
 def test_records_without_talk_are_rejected():
