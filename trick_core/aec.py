@@ -58,8 +58,19 @@ _PER_HAND_CONTAINERS = (
     "truncations",
     "_action_history",
 )
-"""The mutable containers a hand changes; ``clone`` copies these (and every numpy array) and shares the
-rest (spaces, mappings, config), which never change after construction."""
+"""The mutable containers a hand changes; ``clone`` copies these (and every numpy array)."""
+_TABLE_CONTAINERS = (
+    "possible_agents",
+    "agent_name_mapping",
+    "config",
+    "_string_to_action",
+    "_all_zero",
+    "_all_false",
+    "action_spaces",
+    "observation_spaces",
+)
+"""The containers the table sets up once and never changes; ``clone`` copies these too (shallow), so that
+whoever holds a clone (an agent's sampled world) cannot change the original through them."""
 
 
 FLOAT32 = np.dtype(np.float32)
@@ -484,7 +495,8 @@ class TrickTakingEnv(AECEnv):
     # ----------------------------------------------------------------- inspection
 
     def clone(self) -> TrickTakingEnv:
-        """An independent copy of the env at this moment (spaces shared, everything mutable copied)."""
+        """An independent copy of the env at this moment: every array and container copied (the space
+        objects themselves shared), so that nothing done to the copy reaches the original."""
         new = self._copy_with_arrays(np.copy)
         # Copying a numpy Generator costs ~40-90 us, most of a resample; the clone only needs it if it is
         # reset without a seed, so it keeps the generator's state and rebuilds it then.
@@ -504,9 +516,11 @@ class TrickTakingEnv(AECEnv):
         for key, value in state.items():
             if type(value) is np.ndarray:
                 state[key] = array_copy(value)
-        for key in _PER_HAND_CONTAINERS + self._clone_containers:
+        for key in _PER_HAND_CONTAINERS + _TABLE_CONTAINERS + self._clone_containers:
             if key in state:
                 state[key] = copy.copy(state[key])
+        if self._seat_once_dealt is self.agent_name_mapping:
+            state["_seat_once_dealt"] = state["agent_name_mapping"]
         new.__dict__ = state
         new.infos = {a: dict(i) for a, i in self.infos.items()}
         return new

@@ -16,12 +16,18 @@ An agent is called as ``agent.act(view, agent_name)`` with the contract of the p
 
 Everything else — ``state()``, ``kernel_state()``, ``game_record()``, another seat's observation or
 resampling, private attributes — raises ``PermissionError`` naming what is allowed. The live env is kept
-in a closure, not as an attribute, so ``vars(view)`` or ``view.unwrapped.__dict__`` hold nothing of it.
-(Python cannot sandbox code running in the same process: introspection of closures or frames would still
-reach it. A plug-in that must be kept out for certain belongs in another process.)
+in a closure, not as an attribute, so ``vars(view)`` or ``view.unwrapped.__dict__`` hold nothing of it;
+the methods handed out are plain functions, not the table's bound methods (whose ``__self__`` is the
+table); the public dicts come as read-only mappings and the lists as copies, so that an agent cannot
+rewrite, say, ``agent_name_mapping`` to have its own name observe another seat; and a sampled world shares
+no container with the table. (Python cannot sandbox code running in the same process: introspection of
+closures, frames, the garbage collector or the arena's own module would still reach the table. A plug-in
+that must be kept out for certain belongs in another process.)
 """
 
 from __future__ import annotations
+
+from types import MappingProxyType
 
 PUBLIC_ENV_ATTRIBUTES = frozenset(
     {
@@ -50,15 +56,19 @@ class SeatView:
             raise ValueError(f"unknown agent {agent!r}; the table seats {table.possible_agents}")
         unwrapped = _TableView(table, agent)
 
+        methods = {
+            "observe": lambda who: table.observe(_own(who, agent, "observe")),
+            "observation_space": lambda who: table.observation_space(who),
+            "action_space": lambda who: table.action_space(who),
+        }
+
         def access(name: str):
             if name == "unwrapped":
                 return unwrapped
-            if name == "observe":
-                return lambda who: table.observe(_own(who, agent, "observe"))
-            if name in ("observation_space", "action_space"):
-                return getattr(table, name)
+            if name in methods:
+                return methods[name]
             if name in PUBLIC_ENV_ATTRIBUTES:
-                return getattr(table, name)
+                return _read_only(getattr(table, name))
             raise PermissionError(_refusal(name, agent))
 
         object.__setattr__(self, "_access", access)
@@ -92,8 +102,8 @@ class _TableView:
             return table.resample_from_infostate(_own(who, agent, "resample_from_infostate"), rng)
 
         methods = {
-            "action_to_string": table.action_to_string,
-            "string_to_action": table.string_to_action,
+            "action_to_string": lambda action: table.action_to_string(action),
+            "string_to_action": lambda text: table.string_to_action(text),
             "legal_actions": legal_actions,
             "legal_action_strings": legal_action_strings,
             "public_record": public_record,
@@ -105,7 +115,7 @@ class _TableView:
             if name in methods:
                 return methods[name]
             if name in PUBLIC_TABLE_ATTRIBUTES:
-                return getattr(table, name)
+                return _read_only(getattr(table, name))
             raise PermissionError(_refusal(name, agent))
 
         object.__setattr__(self, "_access", access)
@@ -120,6 +130,16 @@ class _TableView:
 
     def __setattr__(self, name: str, value) -> None:
         raise PermissionError("an agent's view of the table is read-only")
+
+
+def _read_only(value):
+    """A public container of the table as an agent gets it: a dict as a read-only view of it, a list as a
+    copy (immutable values as they are)."""
+    if isinstance(value, dict):
+        return MappingProxyType(value)
+    if isinstance(value, list):
+        return list(value)
+    return value
 
 
 def _own(who: str, agent: str, what: str) -> str:

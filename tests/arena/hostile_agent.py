@@ -9,6 +9,25 @@ import numpy as np
 
 ATTEMPTS: list[tuple[str, str]] = []
 
+
+def _observe_as_other_after(rewrite):
+    """A route that rewrites a seat mapping so that ``observe(me)`` would read ``other``'s seat: what it
+    observes then if that differs from its own observation, else refused (nothing leaked)."""
+
+    def route(env, me, other):
+        own = env.observe(me)["observation"].copy()
+        rewrite(env, me, other)
+        seen = env.observe(me)["observation"]
+        if np.array_equal(seen, own):
+            raise PermissionError("the rewrite did not reach the table")
+        return seen
+
+    return route
+
+
+def _rewrite(mapping, me, other):
+    mapping[me] = mapping[other]
+
 ROUTES = {
     "unwrapped.state()": lambda env, me, other: env.unwrapped.state(),
     "unwrapped.kernel_state()": lambda env, me, other: env.unwrapped.kernel_state(),
@@ -25,6 +44,16 @@ ROUTES = {
     "unwrapped.env": lambda env, me, other: env.unwrapped.env,
     "view.env": lambda env, me, other: env.env,
     "setattr": lambda env, me, other: setattr(env, "agent_selection", other),
+    "action_to_string.__self__": lambda env, me, other: env.unwrapped.action_to_string.__self__,
+    "string_to_action.__self__": lambda env, me, other: env.unwrapped.string_to_action.__self__,
+    "observation_space.__self__": lambda env, me, other: env.observation_space.__self__,
+    "action_space.__self__": lambda env, me, other: env.action_space.__self__,
+    "rewrite agent_name_mapping": _observe_as_other_after(
+        lambda env, me, other: _rewrite(env.agent_name_mapping, me, other)),
+    "rewrite unwrapped.agent_name_mapping": _observe_as_other_after(
+        lambda env, me, other: _rewrite(env.unwrapped.agent_name_mapping, me, other)),
+    "rewrite a sampled world's agent_name_mapping": _observe_as_other_after(
+        lambda env, me, other: _rewrite(env.unwrapped.resample_from_infostate(me, 0).agent_name_mapping, me, other)),
 }
 
 
