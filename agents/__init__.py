@@ -23,6 +23,7 @@ A name may carry keyword arguments in brackets, as on the arena's command line:
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from trick_core.registry import GAME_NAMES, game_spec
 
@@ -47,9 +48,9 @@ def make(name: str, game: str, **kwargs):
     kwargs = {**spec_kwargs, **kwargs}
     if base_name in BUILTIN_AGENTS:
         module_name, attr = BUILTIN_AGENTS[base_name]
-        return getattr(importlib.import_module(module_name), attr)(game, **kwargs)
+        return _built(name, getattr(importlib.import_module(module_name), attr), game, kwargs)
     if base_name == "rules":
-        return _import_attr(spec.rules_agent, "rules agent")(game, **kwargs)
+        return _built(name, _import_attr(spec.rules_agent, "rules agent"), game, kwargs)
     if ":" in base_name:
         return _outside_agent(base_name, game, kwargs)
     known = sorted(BUILTIN_AGENTS) + ["rules", "package.module:attr"]
@@ -66,6 +67,8 @@ def parse_agent_spec(spec: str) -> tuple[str, dict]:
     if not spec.endswith("]"):
         raise ValueError(f"agent {spec!r}: keyword arguments go in brackets at the end, e.g. pimc[samples=20]")
     base_name, _, inside = spec[:-1].partition("[")
+    if "[" in inside or "]" in inside:
+        raise ValueError(f"agent {spec!r}: one pair of brackets holds every argument, e.g. pimc[samples=20,seed=1]")
     kwargs = {}
     for item in filter(None, (part.strip() for part in inside.split(","))):
         key, sep, value = item.partition("=")
@@ -73,6 +76,32 @@ def parse_agent_spec(spec: str) -> tuple[str, dict]:
             raise ValueError(f"agent {spec!r}: argument {item!r} must be written key=value")
         kwargs[key.strip()] = parse_value(value.strip())
     return base_name.strip(), kwargs
+
+
+def _built(name: str, factory, game: str, kwargs: dict):
+    """``factory(game, **kwargs)``; arguments the agent does not take as ``ValueError`` naming the agent and
+    the arguments it does take."""
+    try:
+        return factory(game, **kwargs)
+    except TypeError as error:
+        if "argument" not in str(error):
+            raise
+        options = ", ".join(agent_options(factory(game))) or "none"
+        raise ValueError(f"agent {name!r}: {error.args[0].split('() ')[-1]}; its arguments: {options}") from None
+
+
+def agent_options(agent) -> list[str]:
+    """The keyword arguments an agent's constructors take (``game`` aside), from its class up."""
+    options: dict[str, None] = {}
+    for cls in type(agent).__mro__:
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            continue
+        for parameter in inspect.signature(init).parameters.values():
+            if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY) \
+                    and parameter.name not in ("self", "game"):
+                options[parameter.name] = None
+    return list(options)
 
 
 def _import_attr(path: str, what: str):
@@ -96,7 +125,11 @@ def _outside_agent(spec: str, game: str, kwargs: dict):
         factory = getattr(factory, part)
     if not callable(factory):
         raise ValueError(f"outside agent {spec!r}: {attr!r} is not callable")
-    agent = factory(game, **kwargs)
+    try:
+        agent = factory(game, **kwargs)
+    except Exception as error:
+        raise ValueError(f"outside agent {spec!r}: {attr}({game!r}, **{kwargs}) raised {type(error).__name__}: "
+                         f"{error}") from error
     if not callable(getattr(agent, "act", None)):
         raise ValueError(f"outside agent {spec!r}: {attr}(game) returned {agent!r}, which has no act(env, agent)")
     if not hasattr(agent, "name"):

@@ -52,6 +52,7 @@ from typing import Literal
 
 import numpy as np
 
+from trick_core.aec import check_seed
 from trick_core.registry import game_spec, make_env
 from trick_core.seat_view import SeatView
 from trick_core.worker_pool import run_in_workers
@@ -67,13 +68,18 @@ BACKENDS = ("local", "ray")
 # ---------------------------------------------------------------------------------------------- labels
 
 
-def agent_labels(specs: list[str]) -> list[str]:
-    """Distinct labels for the agents: a repeated name gets ``#2``, ``#3``, ..."""
-    seen: dict[str, int] = {}
+def agent_labels(names: list[str]) -> list[str]:
+    """Distinct labels for the agents: a repeated name gets ``#2``, ``#3``, ... (the next number not yet
+    taken, so that a name that already ends in ``#2`` cannot collide with a repeat)."""
+    taken: set[str] = set()
     labels = []
-    for spec in specs:
-        seen[spec] = seen.get(spec, 0) + 1
-        labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    for name in names:
+        label, number = name, 1
+        while label in taken:
+            number += 1
+            label = f"{name}#{number}"
+        taken.add(label)
+        labels.append(label)
     return labels
 
 
@@ -310,18 +316,9 @@ def run_matches(
     ``backend="local"`` plays on the local machine (``workers`` processes); ``"ray"`` on the connected Ray
     session, or one started here (``agents.ray_arena``: ``ray_options`` is its ``RayOptions``; ``workers``
     caps the deals played at once, ``None``: every CPU of the cluster). The results are the same."""
-    game_spec(game)
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose from {list(BACKENDS)}")
-    if len(specs) < 2:
-        raise ValueError(f"a match needs at least two agents, got {specs}")
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-        raise ValueError(f"hands must be a positive integer, got {hands!r}")
+    check_match_inputs(game, specs, hands, seed, config, workers, backend)
     labels = agent_labels([display_name(spec, game) for spec in specs])
     config_json = json.dumps(config or {}, sort_keys=True)
-    for spec in dict.fromkeys(specs):
-        make(spec, game)  # fail early, in this process, on a bad name or argument
-    make_env(game, **(config or {}))
     matches = [
         MatchSpec(game, config_json, (specs[i], specs[j]), (labels[i], labels[j]), (i, j), seed, keep_records)
         for i, j in itertools.combinations(range(len(specs)), 2)
@@ -354,6 +351,25 @@ def run_matches(
                        lambda index, deal_result: done(jobs[index], deal_result),
                        mp_context=_worker_context(), initializer=_one_thread_per_worker)
     return [MatchResult(match, [results[(m, d)] for d in range(hands)]) for m, match in enumerate(matches)]
+
+
+def check_match_inputs(game: str, specs: list[str], hands: int, seed: int, config: dict | None, workers: int | None,
+                       backend: str = "local") -> None:
+    """Everything ``run_matches`` is given, checked before a deal is played (agents built once here, in this
+    process): ``ValueError`` naming the first problem."""
+    game_spec(game)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose from {list(BACKENDS)}")
+    if len(specs) < 2:
+        raise ValueError(f"a match needs at least two agents, got {specs}")
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+        raise ValueError(f"hands must be a positive integer, got {hands!r}")
+    check_seed(seed, game)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be a positive integer (or None), got {workers!r}")
+    for spec in dict.fromkeys(specs):
+        make(spec, game)
+    make_env(game, **(config or {}))
 
 
 def summarize(game: str, specs: list[str], matches: list[MatchResult]) -> dict:
@@ -522,4 +538,10 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    main(tyro.cli(Args))
+    arguments = tyro.cli(Args)
+    try:
+        check_match_inputs(arguments.game, arguments.agents, arguments.hands, arguments.seed,
+                           parse_config(arguments.config), default_workers(arguments, 1), arguments.backend)
+    except ValueError as error:
+        sys.exit(f"agents.arena: {error}")
+    main(arguments)

@@ -34,12 +34,12 @@ class Agent:
 
     def __init__(self, game: str, seed: int | None = None) -> None:
         self.game = game_spec(game).name
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(_checked_seed(seed, self))
         self.decisions = 0
 
     def reset(self, seed: int | None = None) -> None:
         """Re-seed the agent's random stream (called by the arena before each hand)."""
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(_checked_seed(seed, self))
 
     def act(self, env, agent: str) -> int:
         raise NotImplementedError
@@ -67,6 +67,12 @@ class ActionValueAgent(Agent):
     def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
         """The value of each legal action for ``agent``'s seat, in the order of ``legal``."""
         raise NotImplementedError
+
+
+def _checked_seed(seed, agent: Agent):
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"{agent.name}: seed must be a non-negative integer or None, got {seed!r}")
+    return seed
 
 
 def legal_actions(env, agent: str) -> np.ndarray:

@@ -14,6 +14,7 @@ same results.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Literal
@@ -22,8 +23,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from trick_core.aec import check_seed
 from trick_core.registry import GAME_NAMES, game_spec
 
+from . import make
 from .arena import default_workers, ray_options, run_arena, without_timing
 from .leaderboard import json_ready, print_leaderboard, save_plot
 from .neural import neural_available
@@ -75,6 +78,7 @@ def entrants(pimc: str, extra: list[str], game: str | None = None, neural: bool 
 def run_tournament(args: Args, console: Console | None = None) -> dict:
     console = console or Console()
     workers = default_workers(args, 2)
+    check_entries(args)
     options = ray_options(args.ray_address) if args.backend == "ray" else None
     started_ray = False
     if args.backend == "ray":  # one Ray session for every game
@@ -88,6 +92,18 @@ def run_tournament(args: Args, console: Console | None = None) -> dict:
             import ray
 
             ray.shutdown()
+
+
+def check_entries(args: Args) -> None:
+    """Every game, entrant and size of the tournament, checked before the first deal is played (a bad name
+    found only when its game comes up would cost the games played before it): ``ValueError`` naming it."""
+    if args.hands is not None and (isinstance(args.hands, bool) or args.hands < 1):
+        raise ValueError(f"hands must be a positive integer (or the registry's default), got {args.hands!r}")
+    check_seed(args.seed, "tournament")
+    for game in args.games:
+        game_spec(game)
+        for name in entrants(args.pimc, args.extra, game, args.neural):
+            make(name, game)
 
 
 def _play_games(args: Args, console: Console, workers: int | None, options) -> dict:
@@ -138,4 +154,9 @@ def _cell(row: dict | None) -> str:
 if __name__ == "__main__":
     import tyro
 
-    run_tournament(tyro.cli(Args))
+    arguments = tyro.cli(Args)
+    try:
+        check_entries(arguments)
+    except ValueError as error:
+        sys.exit(f"agents.tournament: {error}")
+    run_tournament(arguments)

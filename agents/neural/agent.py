@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from trick_core.registry import make_env
+
 from ..base import Agent
 from .checkpoint import load_agent_policy
 
@@ -12,7 +14,8 @@ class NeuralAgent(Agent):
     """Plays the legal action with the highest score of a checkpoint's acting head (its Q value for Deep
     Monte-Carlo, its logit for PPO): deterministic, greedy, numpy only at play time.
 
-    It reads ``env.observe(agent)`` (observation and action mask) and nothing else, so tables that differ
+    It reads ``env.observe(agent)`` (observation and action mask) and the table's public rule options (it
+    plays only the configuration it was trained on, as ``pimc_neural``), nothing else, so tables that differ
     only in what the seat cannot see get the same decision. ``path`` selects a checkpoint (default: the
     one shipped for ``game``); ``head`` overrides the checkpoint's acting head (``"q"`` or ``"policy"``)."""
 
@@ -24,8 +27,15 @@ class NeuralAgent(Agent):
         self.config = checkpoint["config"]
         self.obs_size = int(checkpoint["obs_size"])
         self.action_names = list(checkpoint["action_names"])
+        self._trained_table = dict(make_env(self.game, **self.config).unwrapped.config)
+        """Every rule option of the table the network was trained on, defaults filled in."""
 
     def act(self, env, agent: str) -> int:
+        if env.unwrapped.config != self._trained_table:
+            raise ValueError(
+                f"checkpoint {str(self.path)!r} was trained on {self.game} with config {self.config}; this table "
+                f"has config {dict(env.unwrapped.config)}: pass neural[path=...] for a checkpoint trained on it"
+            )
         seen = env.observe(agent)
         observation, legal = seen["observation"], seen["action_mask"].astype(bool)
         self._check_table(observation, legal)

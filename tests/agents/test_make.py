@@ -3,6 +3,7 @@
 import dataclasses
 import sys
 
+import numpy as np
 import pytest
 
 from agents import make, parse_agent_spec
@@ -53,8 +54,28 @@ def test_bad_game_and_bad_arguments_raise_value_error():
         make("pimc", "bavarian", samples=0)
     with pytest.raises(ValueError, match="playouts_per_sample"):
         make("pimc", "bavarian", playouts_per_sample=2.5)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match=r"agent 'random': got an unexpected keyword argument 'temperature'; "
+                                         r"its arguments: seed"):
         make("random", "bavarian", temperature=1.0)
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("pimc[nosuch=1]", r"agent 'pimc\[nosuch=1\]': got an unexpected keyword argument 'nosuch'; its arguments: "
+                       r"samples, playouts_per_sample, .*seed"),
+    ("neural[x=1]", "its arguments: path, head, seed"),
+    ("rules[x=1]", "unknown option 'x'"),
+    ("random[seed=abc]", "seed must be a non-negative integer or None, got 'abc'"),
+    ("random[seed=-1]", "seed must be a non-negative integer"),
+    ("pimc[samples=2][x=1]", "one pair of brackets"),
+    ("tests.agents.test_make:failing_factory", r"failing_factory\('bavarian', \*\*\{\}\) raised RuntimeError: broken"),
+])
+def test_bad_agent_arguments_name_the_agent_and_what_it_takes(name, message):
+    with pytest.raises(ValueError, match=message):
+        make(name, "bavarian")
+
+
+def failing_factory(game, **kwargs):
+    raise RuntimeError("broken")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -92,3 +113,15 @@ def test_parse_config_converts_values():
     }
     with pytest.raises(ValueError, match="key=value"):
         parse_config(["players"])
+
+
+def test_neural_plays_only_the_configuration_it_was_trained_on():
+    agent = make("neural", "knuffeln")
+    env = make_env("knuffeln", variant="hattstedt")
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="was trained on knuffeln with config"):
+        agent.act(env, env.agent_selection)
+    trained = make_env("knuffeln", **agent.config)
+    trained.reset(seed=1)
+    assert agent.act(trained, trained.agent_selection) in np.flatnonzero(
+        trained.observe(trained.agent_selection)["action_mask"])

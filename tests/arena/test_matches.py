@@ -2,11 +2,13 @@
 deterministic agent, the same deal at every seating, records that replay, the JSON the API fixes."""
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from agents.arena import Args, deal_seed, main, run_arena, run_matches, without_timing
+from agents.arena import Args, agent_labels, deal_seed, main, run_arena, run_matches, without_timing
 from trick_core.registry import VARIANTS, make_env, variant_id
 
 TINY_PIMC = "pimc[samples=2,playouts_per_sample=3]"
@@ -112,3 +114,22 @@ def test_bad_arena_input_raises_value_error():
         run_arena("skat", ["random", "random"], hands=2)
     with pytest.raises(ValueError, match="unknown option"):
         run_arena("bavarian", ["random", "random"], hands=2, config={"players": 5})
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        run_arena("bavarian", ["random", "random"], hands=2, seed=-1)
+    for workers in (0, -3, 1.5):
+        with pytest.raises(ValueError, match="workers must be a positive integer"):
+            run_arena("bavarian", ["random", "random"], hands=2, workers=workers)
+
+
+def test_labels_stay_distinct_whatever_the_names():
+    assert agent_labels(["random", "random", "random"]) == ["random", "random#2", "random#3"]
+    assert agent_labels(["rules", "rules", "rules#2"]) == ["rules", "rules#2", "rules#2#2"]
+
+
+def test_the_command_line_names_a_bad_input_in_one_line():
+    done = subprocess.run([sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "random",
+                           "pimc[nosuch=1]", "--hands", "2"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == ("agents.arena: agent 'pimc[nosuch=1]': got an unexpected keyword argument "
+                                   "'nosuch'; its arguments: samples, playouts_per_sample, epsilon, cautious, "
+                                   "bid_samples, seed")

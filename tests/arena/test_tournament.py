@@ -1,8 +1,10 @@
 """The README's main job (``python -m agents.tournament``): every game has a default size, and a small
 tournament plays every entrant against every other and reports each game."""
 
+import pytest
 from rich.console import Console
 
+from agents import tournament
 from agents.neural import neural_available
 from agents.tournament import Args, entrants, run_tournament
 from trick_core.registry import GAMES
@@ -23,3 +25,16 @@ def test_a_small_tournament_reports_every_pair(tmp_path):
         assert summary["hands"] == 2
         assert len(summary["matches"]) == len(agents) * (len(agents) - 1) // 2  # a round robin
     assert (tmp_path / "t.json").stat().st_size > 0
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"games": ["bavarian", "skat"]}, "unknown game 'skat'"),
+    ({"extra": ["nosuch:make_agent"]}, "cannot import nosuch"),
+    ({"pimc": "pimc[nosuch=1]"}, "unexpected keyword argument 'nosuch'"),
+    ({"seed": -1}, "seed must be a non-negative integer"),
+    ({"hands": 0}, "hands must be a positive integer"),
+])
+def test_a_bad_entry_is_found_before_the_first_game_is_played(monkeypatch, change, words):
+    monkeypatch.setattr(tournament, "run_arena", lambda *a, **k: pytest.fail("a game was played"))
+    with pytest.raises(ValueError, match=words):
+        run_tournament(Args(**{"games": ["bavarian"], "progress": False, "neural": False, **change}))
