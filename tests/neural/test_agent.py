@@ -149,8 +149,13 @@ def test_neural_agent_errors_name_the_problem(tmp_path):
     agent = make(f"neural[path={path}]", "knuffeln")
     talking = make_env("knuffeln", talk="lexicon")
     talking.reset(seed=0)
-    with pytest.raises(ValueError, match="another variant"):
+    with pytest.raises(ValueError, match=r"trained on knuffeln with config \{\}; this table has config .*'talk': "
+                                         r"'lexicon'"):
         agent.act(talking, talking.agent_selection)
+    other_observation = make_env("knuffeln", observation_type="information_state")
+    other_observation.reset(seed=0)
+    with pytest.raises(ValueError, match="another variant or observation_type"):
+        agent.act(other_observation, other_observation.agent_selection)
 
 
 @pytest.mark.parametrize("game", GAMES)
