@@ -50,24 +50,11 @@ IGNORED_RESET_KEYS = frozenset({"options"})
 """PettingZoo's ``api_test`` calls ``reset(options={"options": 1})``; that key alone is tolerated."""
 
 
-_PER_HAND_CONTAINERS = (
-    "agents",
-    "rewards",
-    "_cumulative_rewards",
-    "terminations",
-    "truncations",
-    "_action_history",
-)
+_PER_HAND_CONTAINERS = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "_action_history")
 """The mutable containers a hand changes; ``clone`` copies these (and every numpy array)."""
 _TABLE_CONTAINERS = (
-    "possible_agents",
-    "agent_name_mapping",
-    "config",
-    "_string_to_action",
-    "_all_zero",
-    "_all_false",
-    "action_spaces",
-    "observation_spaces",
+    "possible_agents", "agent_name_mapping", "config", "_string_to_action", "_all_zero", "_all_false",
+    "action_spaces", "observation_spaces",
 )
 """The containers the table sets up once and never changes; ``clone`` copies these too (shallow), so that
 whoever holds a clone (an agent's sampled world) cannot change the original through them."""
@@ -80,6 +67,16 @@ INT8 = np.dtype(np.int8)
 
 class IllegalActionError(ValueError):
     """An action that is out of range, not legal now, or taken out of turn."""
+
+
+class ActionTypeError(IllegalActionError, TypeError):
+    """An action that is not an integer index (a float, a bool, an array of shape ``(1,)``...): a programming
+    error, raised whatever ``illegal_action`` says; still an ``IllegalActionError``, as every rejected step."""
+
+
+class UnknownRenderModeError(ValueError, TypeError):
+    """A ``render_mode`` the env does not offer; a ``TypeError`` too, because Stable-Baselines3 (``make_vec_env``,
+    ``MaskablePPO("MlpPolicy", "Bavarian-v0")``) asks for ``"rgb_array"`` and falls back only on ``TypeError``."""
 
 
 class TrickTakingEnv(AECEnv):
@@ -104,17 +101,15 @@ class TrickTakingEnv(AECEnv):
         illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r}; choose from {self.metadata['render_modes']}")
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise UnknownRenderModeError(f"unknown render_mode {render_mode!r}; choose from {modes}")
         if observation_type not in OBSERVATION_TYPES:
             raise ValueError(f"unknown observation_type {observation_type!r}; choose from {OBSERVATION_TYPES}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"unknown illegal_action {illegal_action!r}; choose from {ILLEGAL_ACTION_MODES}")
-        if (
-            isinstance(illegal_reward, bool)
-            or not isinstance(illegal_reward, (int, float, np.integer, np.floating))
-            or not math.isfinite(illegal_reward)
-        ):
+        finite = isinstance(illegal_reward, (int, float, np.integer, np.floating)) and math.isfinite(illegal_reward)
+        if isinstance(illegal_reward, bool) or not finite:
             raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self.render_mode = render_mode
         self.observation_type = observation_type
@@ -142,12 +137,9 @@ class TrickTakingEnv(AECEnv):
         """Create the spaces once; PettingZoo requires the same object on every call."""
         self.num_actions = len(self.action_names)
         self.obs_size = obs_size
-        obs_space = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(0.0, obs_high, (obs_size,), np.float32),
-                "action_mask": gymnasium.spaces.Box(0, 1, (self.num_actions,), np.int8),
-            }
-        )
+        observation = gymnasium.spaces.Box(0.0, obs_high, (obs_size,), np.float32)
+        mask = gymnasium.spaces.Box(0, 1, (self.num_actions,), np.int8)
+        obs_space = gymnasium.spaces.Dict({"observation": observation, "action_mask": mask})
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._action_mask = np.zeros(self.num_actions, dtype=np.int8)
@@ -298,9 +290,8 @@ class TrickTakingEnv(AECEnv):
             self._was_dead_step(action)
             return
         if type(action) is not int:
-            if not isinstance(action, np.integer):  # None, bool, float, str...: illegal, named
-                self._illegal(agent, action)
-                return
+            if not isinstance(action, np.integer):  # a 0-d integer array, or ActionTypeError
+                action = integer_action(action, self.game_name, self.legal_action_strings())
             action = int(action)
         if not 0 <= action < self.num_actions or not self._action_mask[action]:
             self._illegal(agent, action)
@@ -431,13 +422,8 @@ class TrickTakingEnv(AECEnv):
         actions = [[self.possible_agents[seat], self.action_names[a]] for seat, a in self._action_history]
         over = self._started and self._current_seat() < 0 and self._illegal_seat < 0
         result = [float(u) for u in self._settlement()] if over else None
-        return {
-            "game": self.game_name,
-            "config": self._record_config(),
-            "deal": self._deal_options(self._deal),
-            "actions": actions,
-            "result": result,
-        }
+        return {"game": self.game_name, "config": self._record_config(), "deal": self._deal_options(self._deal),
+                "actions": actions, "result": result}
 
     def public_record(self, agent: str) -> dict[str, Any]:
         """The record of the hand as ``agent``'s seat knows it: the dealer, its own dealt cards, every
@@ -453,15 +439,8 @@ class TrickTakingEnv(AECEnv):
                 name = name.partition(":")[0] + ":?"
             actions.append([self.possible_agents[actor], name])
         deal = record["deal"]
-        return {
-            "game": record["game"],
-            "config": record["config"],
-            "agent": agent,
-            "dealer": deal.get("dealer"),
-            "hand": deal.get("hands", {}).get(agent, []),
-            "actions": actions,
-            "result": record["result"],
-        }
+        return {"game": record["game"], "config": record["config"], "agent": agent, "dealer": deal.get("dealer"),
+                "hand": deal.get("hands", {}).get(agent, []), "actions": actions, "result": record["result"]}
 
     def _action_hidden_from(self, seat: int, index: int) -> bool:
         """Whether the card named by action ``index`` of the history is hidden from ``seat`` (games with
@@ -591,6 +570,19 @@ class _AgentIterable:
         while env.agents and remaining > 0:
             remaining -= 1
             yield env.agent_selection
+
+
+def integer_action(action, game: str, legal: list[str]) -> int:
+    """``action`` as an int if it is an integer index (an int or numpy integer, not a bool, or a 0-d integer
+    array), else ``ActionTypeError`` naming its type or shape and the ``legal`` actions; range and legality
+    are the caller's to check."""
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action.item()
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    array = isinstance(action, np.ndarray)
+    got = f"an array of shape {action.shape} (dtype {action.dtype})" if array else f"{type(action).__name__} {action!r}"
+    raise ActionTypeError(f"{game}: action must be an integer index, got {got}; legal now: {', '.join(legal)}")
 
 
 def check_seed(seed, game: str) -> int:

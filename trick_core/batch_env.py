@@ -13,12 +13,12 @@ from __future__ import annotations
 import types
 from typing import NamedTuple
 
-import gymnasium
 import numba
 import numpy as np
+from gymnasium.vector.utils import batch_space
 
 from . import batch_loops
-from .aec import OBSERVATION_TYPES, TrickTakingEnv
+from .aec import OBSERVATION_TYPES, TrickTakingEnv, check_seed
 
 
 class BatchStep(NamedTuple):
@@ -100,6 +100,51 @@ def state_size(aec_env: TrickTakingEnv) -> int:
     return int(aec_env.kernel_state().shape[0])
 
 
+def check_batch_seed(seed, num_envs: int, game: str) -> int | list[int | None] | None:
+    """``seed`` as given to a batch env's constructor or ``reset``: None, a non-negative integer (every row's
+    streams derived from it), or Gymnasium's vector convention, a sequence of ``num_envs`` entries, one per
+    row, each a non-negative integer or None (at ``reset``: that row keeps its streams). ``ValueError``
+    naming ``seed`` otherwise."""
+    if isinstance(seed, np.ndarray) and seed.ndim == 0:
+        seed = seed.item()
+    if isinstance(seed, (list, tuple, np.ndarray)):
+        if len(seed) != num_envs:
+            raise ValueError(
+                f"{game}: a list seed gives one seed per env (Gymnasium's vector convention): expected "
+                f"{num_envs} entries, got {len(seed)}"
+            )
+        try:
+            return [None if entry is None else check_seed(entry, game) for entry in seed]
+        except ValueError:
+            raise ValueError(
+                f"{game}: every entry of a list seed must be a non-negative integer or None, got {list(seed)!r}"
+            ) from None
+    if seed is None:
+        return None
+    try:
+        return check_seed(seed, game)
+    except ValueError:
+        raise ValueError(
+            f"{game}: seed must be None, a non-negative integer or a list of {num_envs} of them (one per env), "
+            f"got {seed!r}"
+        ) from None
+
+
+MAX_ROWS_NAMED = 10
+"""An error about illegal actions describes at most this many rows and counts the others."""
+
+
+def illegal_rows(actions: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    """Indices of every row whose action is out of range or not legal there (numpy: for error messages,
+    after the compiled ``first_illegal_row`` has found one)."""
+    num_actions = action_masks.shape[1]
+    in_range = (actions >= 0) & (actions < num_actions)
+    legal = np.zeros(actions.shape[0], dtype=bool)
+    rows = np.flatnonzero(in_range)
+    legal[rows] = action_masks[rows, actions[rows]] != 0
+    return np.flatnonzero(~legal)
+
+
 PARALLEL_MIN_ENVS = 256
 """With ``num_threads=None``, a batch smaller than this runs the serial loop: waking threads for a few rows
 costs more than it saves (and far more on a machine whose cores are busy with other work)."""
@@ -128,6 +173,7 @@ class RandomHandPlayer:
         if isinstance(num_hands, bool) or not isinstance(num_hands, (int, np.integer)) or num_hands < 0:
             raise ValueError(f"num_hands must be a non-negative integer, got {num_hands!r}")
         check_num_threads(num_threads)
+        seed = check_seed(seed, self.game)
         loops = batch_loops.specialise(self._kernel, self.game, num_threads != 1)
         sums = np.zeros((RANDOM_HAND_CHUNKS, self.num_seats), dtype=np.float64)
         batch_loops.set_threads(num_threads)
@@ -138,7 +184,16 @@ class RandomHandPlayer:
 
 class BatchEnvCore:
     """N hands of one game, stepped together (see ``schafkopf_env.batch`` for the API). A game's batch
-    module subclasses it and implements ``_game_rules``."""
+    module subclasses it and implements ``_game_rules``.
+
+    Spaces, related as in Gymnasium's vector envs (``observation_space == batch_space(single_observation_space,
+    num_envs)``): ``single_observation_space`` is one row's, the AEC env's per-seat ``Dict(action_mask=Box(0,
+    1, (num_actions,), int8), observation=Box(0, high, (obs_size,), float32))``; ``observation_space`` is
+    that ``Dict`` batched, each key with a leading ``num_envs`` axis. A ``BatchStep`` carries the two keys as
+    separate fields: ``out.observation`` is an element of ``observation_space["observation"]`` (what a
+    policy network reads) and ``out.action_mask`` of ``observation_space["action_mask"]``.
+    ``single_action_space`` is ``Discrete(num_actions)``, ``action_space`` its batch, ``MultiDiscrete``.
+    """
 
     def __init__(
         self,
@@ -172,10 +227,8 @@ class BatchEnvCore:
         self.possible_agents = list(aec_env.possible_agents)
         self.single_observation_space = aec_env.observation_space(aec_env.possible_agents[0])
         self.single_action_space = aec_env.action_space(aec_env.possible_agents[0])
-        self.observation_space = gymnasium.spaces.Box(
-            0.0, self.single_observation_space["observation"].high.max(), (self.num_envs, self.obs_size), np.float32
-        )
-        self.action_space = gymnasium.spaces.MultiDiscrete(np.full(self.num_envs, self.num_actions))
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._state_size = state_size(aec_env)
         self.parallel = self.num_threads != 1 and (self.num_threads is not None or self.num_envs >= PARALLEL_MIN_ENVS)
         self._loops = batch_loops.specialise(kernel_module, game, self.parallel)
@@ -195,7 +248,7 @@ class BatchEnvCore:
         self._actions = np.zeros(n, dtype=np.int64)
         self._acting_players = np.full(n, -1, dtype=np.int64)
         self._has_reset = False
-        self._seed(seed)
+        self._seed(check_batch_seed(seed, self.num_envs, game), keep_unseeded_rows=False)
         self.config = dict(config)
 
     def _game_rules(self, game: str, config: dict, observation_type: str):
@@ -204,17 +257,29 @@ class BatchEnvCore:
         option), the game's kernel, and its kernel params (None: ``make_params(**aec_env.config)``)."""
         raise NotImplementedError
 
-    def _seed(self, seed: int | None) -> None:
-        seeds = batch_loops.row_seeds(seed, 2 * self.num_envs)
-        self._deal_rngs[:, 0] = seeds[: self.num_envs]
-        self._action_rngs[:, 0] = seeds[self.num_envs :]
+    def _seed(self, seed: int | list[int | None] | None, keep_unseeded_rows: bool) -> None:
+        """Seed the rows' streams from a ``check_batch_seed`` seed. A list seeds row ``i`` from its entry ``i``
+        alone (so a row's hands do not depend on the other rows or on ``num_envs``); its None entries keep
+        their rows' streams with ``keep_unseeded_rows``, else draw fresh entropy."""
+        n = self.num_envs
+        if not isinstance(seed, list):
+            seeds = batch_loops.row_seeds(seed, 2 * n)
+            self._deal_rngs[:, 0] = seeds[:n]
+            self._action_rngs[:, 0] = seeds[n:]
+            return
+        for row, row_seed in enumerate(seed):
+            if row_seed is None and keep_unseeded_rows:
+                continue
+            self._deal_rngs[row, 0], self._action_rngs[row, 0] = batch_loops.row_seeds(row_seed, 2)
 
     # ------------------------------------------------------------------ the vector-env API
 
-    def reset(self, seed: int | None = None) -> BatchStep:
-        """Deal a new hand in every row (reproducibly from ``seed`` when given)."""
+    def reset(self, seed: int | list[int | None] | None = None) -> BatchStep:
+        """Deal a new hand in every row (reproducibly from ``seed`` when given: one integer for the batch, or
+        a list of ``num_envs`` integers or Nones, one per row, as in Gymnasium's vector envs)."""
+        seed = check_batch_seed(seed, self.num_envs, self.game)
         if seed is not None:
-            self._seed(seed)
+            self._seed(seed, keep_unseeded_rows=True)
         batch_loops.set_threads(self.num_threads)
         self._reset_rows()
         self._terminated[:] = False
@@ -342,18 +407,29 @@ class BatchEnvCore:
         if not np.issubdtype(array.dtype, np.integer):
             raise ValueError(f"{self.game}: actions must be integers, got dtype {array.dtype}")
         self._actions[:] = array
-        row = batch_loops.first_illegal_row(self._actions, self._action_masks)
-        if row >= 0:
-            self._raise_illegal(row, int(array[row]))
+        if batch_loops.first_illegal_row(self._actions, self._action_masks) >= 0:
+            self._raise_illegal(self._actions)
         return self._actions
 
-    def _raise_illegal(self, row: int, action: int) -> None:
-        legal = [self.action_names[a] for a in np.flatnonzero(self._action_masks[row])]
-        name = self.action_names[action] if 0 <= action < self.num_actions else "out of range"
-        raise ValueError(
-            f"{self.game}: illegal action {action} ({name}) in row {row} for player_{self._current_players[row]}; "
-            f"legal there: {', '.join(legal)}"
-        )
+    def _raise_illegal(self, actions: np.ndarray) -> None:
+        """``ValueError`` describing every row whose action is illegal (the first ``MAX_ROWS_NAMED``; the
+        others counted)."""
+        bad = illegal_rows(actions, self._action_masks)
+
+        def describe(row: int, separator: str) -> str:
+            action = int(actions[row])
+            legal = [self.action_names[a] for a in np.flatnonzero(self._action_masks[row])]
+            name = self.action_names[action] if 0 <= action < self.num_actions else "out of range"
+            return (
+                f"{action} ({name}) in row {row} for player_{self._current_players[row]}{separator} legal there: "
+                f"{', '.join(legal)}"
+            )
+
+        if bad.size == 1:
+            raise ValueError(f"{self.game}: illegal action {describe(int(bad[0]), ';')}")
+        named = "; ".join(f"action {describe(int(row), ',')}" for row in bad[:MAX_ROWS_NAMED])
+        more = f"; and {bad.size - MAX_ROWS_NAMED} more rows" if bad.size > MAX_ROWS_NAMED else ""
+        raise ValueError(f"{self.game}: illegal actions in {bad.size} rows: {named}{more}")
 
     def _result(self) -> BatchStep:
         arrays = (

@@ -22,7 +22,9 @@ Observations (``observation_mode``):
 
 Illegal actions raise ``IllegalActionError`` (a ``ValueError``) naming the action and the legal ones.
 Environment checkers that step unmasked random actions (Gymnasium's and SB3's ``check_env``) need
-``illegal_action="terminate"``: the episode then ends with ``illegal_reward`` for the learner.
+``illegal_action="terminate"``: the episode then ends with ``illegal_reward`` for the learner. An action
+that is not an integer index (a float, a bool, an array of shape ``(1,)``) is a programming error, not an
+illegal move: it raises ``ActionTypeError`` (a ``TypeError``, and an ``IllegalActionError``) in either mode.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from trick_core.aec import IllegalActionError
+from trick_core.aec import IllegalActionError, integer_action
 
 from .games import GYM_IDS, check_game, make_aec_env
 from .opponents import resolve_opponents
@@ -203,6 +205,7 @@ class OneSeatEnv(gymnasium.Env):
 
     def _illegal(self, action, legal: np.ndarray):
         legal_names = [self.aec_env.action_to_string(int(a)) for a in np.flatnonzero(legal)]
+        action = integer_action(action, self.game, legal_names)  # a wrong type raises whatever illegal_action says
         try:
             name = repr(self.aec_env.action_to_string(int(action)))
         except (TypeError, ValueError):

@@ -40,7 +40,10 @@ observation), ``"seat"`` (the learner's seat per row) and, in rows whose hand en
 A hand in which the learner takes no decision is played out and skipped (``hands_skipped()``).
 Illegal learner actions raise ``ValueError`` naming the row, the action and the legal ones; so do
 illegal opponent actions from a policy callable. Seeding: ``seed=`` (constructor) or ``reset(seed=...)``
-fix the deals, the random opponents' moves and drawn seats; results never depend on ``num_threads``.
+fix the deals, the random opponents' moves and drawn seats; results never depend on ``num_threads``. A
+seed is an integer, or (Gymnasium's vector convention) a list of ``num_envs`` integers or Nones, one per
+row: row ``i`` then depends on its own entry alone (a None entry at ``reset`` leaves the row's streams as
+they are); anything else raises ``ValueError`` naming ``seed``.
 ``match=True`` (Knüffeln matches) is not supported here; use ``OneSeatEnv``.
 """
 
@@ -54,6 +57,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from trick_core import batch_loops
+from trick_core.batch_env import check_batch_seed
 
 from . import loops
 from .games import check_game, make_batch_env
@@ -63,13 +67,15 @@ from .opponents import batch_policy_of
 AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
 
 
-def _autoreset_mode(mode) -> AutoresetMode:
+def check_autoreset_mode(given) -> AutoresetMode:
+    """``given`` (an ``AutoresetMode`` or its value, e.g. ``"NextStep"``) as one of ``AUTORESET_MODES``, or
+    ``ValueError`` naming them."""
     try:
-        mode = AutoresetMode(mode) if isinstance(mode, str) else mode
+        mode = AutoresetMode(given) if isinstance(given, str) else given
     except ValueError:
         mode = None
     if mode not in AUTORESET_MODES:
-        raise ValueError(f"autoreset_mode must be one of {[m.value for m in AUTORESET_MODES]}, got {mode!r}")
+        raise ValueError(f"autoreset_mode must be one of {[m.value for m in AUTORESET_MODES]}, got {given!r}")
     return mode
 
 
@@ -91,14 +97,14 @@ class OneSeatVectorEnv(gymnasium.vector.VectorEnv):
         observation_type: str = "observation",
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         num_threads: int | None = None,
-        seed: int | None = None,
+        seed: int | list[int | None] | None = None,
         **config,
     ) -> None:
         check_game(game)
         if config.get("match"):
             raise ValueError(f"{game}: match=True is not supported by the vector env; use OneSeatEnv")
         self.game = game
-        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.autoreset_mode = check_autoreset_mode(autoreset_mode)
         self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": []}
         self.render_mode = None
         self._policy = batch_policy_of(opponents)
@@ -125,12 +131,12 @@ class OneSeatVectorEnv(gymnasium.vector.VectorEnv):
         self._learner_rewards = np.zeros(self.num_envs, dtype=np.float64)
         self._terminated = np.zeros(self.num_envs, dtype=bool)
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
-        self._seed_seats(seed)
+        self._seed_seats(check_batch_seed(seed, self.num_envs, game), keep_unseeded_rows=False)
         self._has_reset = False
 
     # ------------------------------------------------------------------ gymnasium API
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
         """Deal a new hand in every row and carry it on to the learner's first decision.
 
         ``options={"states": states}`` starts the rows from given hands instead: an ``int64 (num_envs,
@@ -140,8 +146,9 @@ class OneSeatVectorEnv(gymnasium.vector.VectorEnv):
         states = options.pop("states", None)
         if options:
             raise ValueError(f"{self.game}: unknown reset option(s) {sorted(options)}; known: ['states']")
+        seed = check_batch_seed(seed, self.num_envs, self.game)
         if seed is not None:
-            self._seed_seats(seed)
+            self._seed_seats(seed, keep_unseeded_rows=True)
         self.batch.reset(seed=seed)
         if states is not None:
             self.batch.load_states(states)
@@ -237,9 +244,15 @@ class OneSeatVectorEnv(gymnasium.vector.VectorEnv):
 
     # ------------------------------------------------------------------ helpers
 
-    def _seed_seats(self, seed: int | None) -> None:
-        sequence = np.random.SeedSequence(seed).spawn(1)[0]
-        self._seat_rngs[:, 0] = sequence.generate_state(self.num_envs, dtype=np.uint64)
+    def _seed_seats(self, seed: int | list[int | None] | None, keep_unseeded_rows: bool) -> None:
+        """The drawn seats' streams, from a ``check_batch_seed`` seed (a list: row by row, as the batch env)."""
+        if not isinstance(seed, list):
+            sequence = np.random.SeedSequence(seed).spawn(1)[0]
+            self._seat_rngs[:, 0] = sequence.generate_state(self.num_envs, dtype=np.uint64)
+            return
+        for row, row_seed in enumerate(seed):
+            if row_seed is not None or not keep_unseeded_rows:
+                self._seat_rngs[row, 0] = np.random.SeedSequence(row_seed).spawn(1)[0].generate_state(1, np.uint64)[0]
 
     def _check_learner_actions(self, actions) -> None:
         array = np.asarray(actions)

@@ -157,6 +157,64 @@ def test_seeded_and_independent_of_threads(game):
     np.testing.assert_array_equal(make_batch(game, 32, seed=4).reset(seed=3).observation, runs[0][0])
 
 
+@pytest.mark.parametrize("game", ["bavarian", "knuffeln"])
+def test_a_list_seed_seeds_each_row_from_its_own_entry(game):
+    """Gymnasium's vector convention: one seed per row; a row's hands depend on its entry alone (not on the
+    other rows or on ``num_envs``); a None entry at ``reset`` leaves that row's streams as they were."""
+    four = make_batch(game, 4, seed=0)
+    two = make_batch(game, 2, seed=0)
+    np.testing.assert_array_equal(four.reset(seed=[1, 2, 3, 4]).observation[2], two.reset(seed=[3, 9]).observation[0])
+    np.testing.assert_array_equal(four.kernel_states()[2], two.kernel_states()[0])
+    np.testing.assert_array_equal(make_batch(game, 4, seed=[1, 2, 3, 4]).reset().observation,
+                                  four.reset(seed=(1, 2, 3, 4)).observation)  # the constructor's seed too
+    partly = make_batch(game, 4, seed=0).reset(seed=[None, 7, None, None]).observation
+    unseeded = make_batch(game, 4, seed=0).reset().observation
+    np.testing.assert_array_equal(partly[[0, 2, 3]], unseeded[[0, 2, 3]])
+    np.testing.assert_array_equal(partly[1], make_batch(game, 1, seed=[7]).reset().observation[0])
+
+
+@pytest.mark.parametrize(
+    ("seed", "message"),
+    [
+        (-1, "seed must be None, a non-negative integer or a list of 4"),
+        ("a", "seed must be None"),
+        (1.5, "seed must be None"),
+        (True, "seed must be None"),
+        ([1, 2], "list seed gives one seed per env.*expected 4 entries, got 2"),
+        ([1, 2, -3, 4], "every entry of a list seed"),
+        ([1, 2, "3", 4], "every entry of a list seed"),
+    ],
+)
+def test_a_bad_seed_is_named(seed, message):
+    from schafkopf_env.batch import random_hand_player
+
+    batch = make_batch("bavarian", 4, seed=0)
+    batch.reset(seed=0)
+    states = batch.kernel_states()
+    with pytest.raises(ValueError, match=message):
+        batch.reset(seed=seed)
+    np.testing.assert_array_equal(batch.kernel_states(), states)
+    with pytest.raises(ValueError, match=message):
+        make_batch("bavarian", 4, seed=seed)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        random_hand_player("bavarian").play(4, seed=-1)
+
+
+def test_spaces_relate_as_in_gymnasium_and_contain_what_step_returns():
+    """``observation_space`` is ``batch_space(single_observation_space, num_envs)``, and a step's
+    ``observation`` and ``action_mask`` are elements of its two keys."""
+    from gymnasium.vector.utils import batch_space
+
+    for game in ("bavarian", "knuffeln"):
+        batch = make_batch(game, 4, seed=0)
+        assert batch.observation_space == batch_space(batch.single_observation_space, 4)
+        assert batch.action_space == batch_space(batch.single_action_space, 4)
+        out = batch.step(batch.reset().action_mask.argmax(axis=1))
+        assert {"observation": out.observation, "action_mask": out.action_mask} in batch.observation_space
+        assert out.observation in batch.observation_space["observation"]
+        assert out.observation[0] in batch.single_observation_space["observation"]
+
+
 @pytest.mark.parametrize("game_config", CONFIGS, ids=config_id)
 def test_play_random_hands_is_the_compiled_random_playout(game_config):
     """The driver's result equals deal + random playout + settlement done one hand at a time with the
@@ -203,10 +261,26 @@ def test_illegal_actions_raise_and_change_nothing():
     with pytest.raises(ValueError, match="row 2"):
         batch.step(actions)
     np.testing.assert_array_equal(batch.kernel_states(), states)
+    actions[[0, 2, 3]] = batch.num_actions
+    with pytest.raises(ValueError, match=r"illegal actions in 3 rows: .* in row 0 .* in row 2 .* in row 3 "):
+        batch.step(actions)
+    np.testing.assert_array_equal(batch.kernel_states(), states)
     with pytest.raises(ValueError, match="shape"):
         batch.step(actions[:3])
     with pytest.raises(ValueError, match="integers"):
         batch.step(actions.astype(np.float64))
+
+
+def test_an_illegal_action_error_names_the_first_ten_bad_rows_and_counts_the_rest():
+    batch = make_batch("bavarian", 14, seed=0)
+    batch.reset()
+    actions = batch.sample_actions()
+    actions[1:13] = -1
+    with pytest.raises(ValueError, match="illegal actions in 12 rows") as caught:
+        batch.step(actions)
+    message = str(caught.value)
+    assert [f"in row {row} " in message for row in range(14)] == [False] + [True] * 10 + [False] * 3
+    assert message.endswith("; and 2 more rows")
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 import agents
-from trick_core.aec import IllegalActionError
+from trick_core.aec import ActionTypeError, IllegalActionError
 from trick_core.registry import GAME_NAMES, game_spec
 
 
@@ -124,3 +125,48 @@ def test_an_illegal_action_names_the_move_and_the_legal_ones(game):
     illegal = next(a for a in range(env.unwrapped.num_actions) if a not in legal)
     with pytest.raises(IllegalActionError, match="legal now"):
         env.step(illegal)
+
+
+NOT_ACTIONS = [
+    (1.0, "got float 1.0"),
+    (True, "got bool True"),
+    ("pass", "got str 'pass'"),
+    (None, "got NoneType None"),
+    (np.array([1]), r"got an array of shape \(1,\)"),
+    (np.array(1.0), r"got an array of shape \(\)"),
+]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("illegal_action", ["raise", "terminate"])
+@pytest.mark.parametrize(("action", "says"), NOT_ACTIONS, ids=["float", "bool", "str", "None", "array", "0d-float"])
+def test_an_action_that_is_not_an_integer_is_a_type_error_in_either_mode(game, illegal_action, action, says):
+    """A wrong type is a programming error, not an illegal move: ``TypeError`` naming the type (or shape),
+    and the hand goes on (no termination, not even under ``illegal_action="terminate"``). Still an
+    ``IllegalActionError``, as every rejected step is (``test_properties``)."""
+    env = _dealt(game, illegal_action=illegal_action)
+    agent = env.agent_selection
+    with pytest.raises(TypeError, match=f"action must be an integer index.*{says}") as caught:
+        env.step(action)
+    assert isinstance(caught.value, ActionTypeError) and isinstance(caught.value, IllegalActionError)
+    assert "legal now" in str(caught.value)
+    assert env.agent_selection == agent and not any(env.terminations.values())
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_integer_actions_of_every_integer_kind_are_taken_and_out_of_range_stays_illegal(game):
+    for action in (lambda a: np.int16(a), lambda a: np.array(a), lambda a: np.array(a, dtype=np.uint8)):
+        env = _dealt(game)
+        first = env.unwrapped.legal_actions()[0]
+        env.step(action(first))
+        assert env.unwrapped.game_record()["actions"][0][1] == env.unwrapped.action_to_string(first)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        _dealt(game).step(_dealt(game).unwrapped.num_actions)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_an_unknown_render_mode_is_both_a_value_error_and_the_type_error_sb3_probes_for(game):
+    """SB3 builds envs with ``render_mode="rgb_array"`` first and falls back only on ``TypeError``."""
+    with pytest.raises(ValueError, match="unknown render_mode 'rgb_array'") as caught:
+        _fresh(game, render_mode="rgb_array")
+    assert isinstance(caught.value, TypeError)

@@ -123,6 +123,19 @@ def test_illegal_action_raises_by_default_and_can_terminate():
         terminating.step(0)
 
 
+@pytest.mark.parametrize("illegal_action", ["raise", "terminate"])
+def test_an_action_that_is_not_an_integer_is_a_type_error_in_either_mode(illegal_action):
+    env = gymnasium.make("Bavarian-v0", illegal_action=illegal_action)
+    _, info = env.reset(seed=0)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for action, says in [(float(legal), f"got float {float(legal)}"), (np.array([legal]), r"array of shape \(1,\)"),
+                         (True, "got bool True"), (str(legal), "got str")]:
+        with pytest.raises(TypeError, match=f"action must be an integer index.*{says}"):
+            env.step(action)
+    _, _, _, _, info = env.step(np.array(legal))  # a 0-d integer array is an index
+    assert "illegal_action" not in info
+
+
 def test_opponent_forms_and_errors():
     import agents
 

@@ -136,6 +136,27 @@ def test_seeding_is_reproducible_and_independent_of_threads():
             np.testing.assert_array_equal(a[2], b[2])
 
 
+def test_a_list_seed_seeds_each_row_from_its_own_entry_and_bad_seeds_are_named():
+    """Gymnasium's vector convention: one seed per row, which alone fixes that row's deals, random opponents
+    and drawn seats (whatever the other rows and ``num_envs``)."""
+    four = OneSeatVectorEnv("bavarian", 4, seat="random", num_threads=1)
+    two = OneSeatVectorEnv("bavarian", 2, seat="random", num_threads=1, seed=[3, 9])
+    observations, infos = four.reset(seed=[1, 2, 3, 4])
+    others, other_infos = two.reset(seed=[3, 9])
+    for _ in range(30):
+        np.testing.assert_array_equal(observations[2], others[0])
+        assert infos["seat"][2] == other_infos["seat"][0]
+        observations, rewards, _, _, infos = four.step(middle_legal(infos["action_mask"]))
+        others, other_rewards, _, _, other_infos = two.step(middle_legal(other_infos["action_mask"]))
+        assert rewards[2] == other_rewards[0]
+    for seed, message in [([1, 2], "expected 4 entries, got 2"), (-1, "seed must be"), ("a", "seed must be"),
+                          ([0, 1, 2, 1.5], "every entry of a list seed")]:
+        with pytest.raises(ValueError, match=message):
+            four.reset(seed=seed)
+        with pytest.raises(ValueError, match=message):
+            OneSeatVectorEnv("bavarian", 4, num_threads=1, seed=seed)
+
+
 def test_next_step_autoreset_returns_the_final_observation_then_resets():
     same = OneSeatVectorEnv("bavarian", 16, num_threads=1, seed=0)
     following = OneSeatVectorEnv("bavarian", 16, num_threads=1, seed=0, autoreset_mode="NextStep")
