@@ -45,91 +45,79 @@ PUBLIC_TABLE_ATTRIBUTES = frozenset(
 """Public settings of the table readable through ``view.unwrapped``."""
 
 
-class SeatView:
-    """The env as seen from one seat (module docstring)."""
+class _ReadOnlyView:
+    """What both views share: every attribute is looked up by the closure ``_access`` (which holds the table),
+    and none can be set."""
 
     __slots__ = ("_access",)
+
+    def __getattr__(self, name: str):
+        return object.__getattribute__(self, "_access")(name)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise PermissionError("an agent's view of the table is read-only")
+
+
+class SeatView(_ReadOnlyView):
+    """The env as seen from one seat (module docstring)."""
+
+    __slots__ = ()
 
     def __init__(self, env, agent: str) -> None:
         table = env.unwrapped
         if agent not in table.possible_agents:
             raise ValueError(f"unknown agent {agent!r}; the table seats {table.possible_agents}")
-        unwrapped = _TableView(table, agent)
-
-        methods = {
+        offered = {
+            "unwrapped": _TableView(table, agent),
             "observe": lambda who: table.observe(_own(who, agent, "observe")),
             "observation_space": lambda who: table.observation_space(who),
             "action_space": lambda who: table.action_space(who),
         }
-
-        def access(name: str):
-            if name == "unwrapped":
-                return unwrapped
-            if name in methods:
-                return methods[name]
-            if name in PUBLIC_ENV_ATTRIBUTES:
-                return _read_only(getattr(table, name))
-            raise PermissionError(_refusal(name, agent))
-
-        object.__setattr__(self, "_access", access)
-
-    def __getattr__(self, name: str):
-        return object.__getattribute__(self, "_access")(name)
-
-    def __setattr__(self, name: str, value) -> None:
-        raise PermissionError("an agent's view of the table is read-only")
+        object.__setattr__(self, "_access", _gatekeeper(table, agent, offered, PUBLIC_ENV_ATTRIBUTES))
 
     def __repr__(self) -> str:
         return f"SeatView({self.unwrapped.game_name}, {self.unwrapped.seat_agent})"
 
 
-class _TableView:
+class _TableView(_ReadOnlyView):
     """``SeatView.unwrapped``: the public methods of the table for one seat."""
 
-    __slots__ = ("_access", "seat_agent")
+    __slots__ = ("seat_agent",)
 
     def __init__(self, table, agent: str) -> None:
-        def public_record() -> dict:
-            return table.public_record(agent)
-
         def legal_actions() -> list[int]:
             return table.legal_actions() if table.agent_selection == agent else []
 
-        def legal_action_strings() -> list[str]:
-            return [table.action_to_string(a) for a in legal_actions()]
-
-        def resample(who: str, rng):
-            return table.resample_from_infostate(_own(who, agent, "resample_from_infostate"), rng)
-
-        methods = {
+        offered = {
             "action_to_string": lambda action: table.action_to_string(action),
             "string_to_action": lambda text: table.string_to_action(text),
             "legal_actions": legal_actions,
-            "legal_action_strings": legal_action_strings,
-            "public_record": public_record,
-            "resample_from_infostate": resample,
+            "legal_action_strings": lambda: [table.action_to_string(a) for a in legal_actions()],
+            "public_record": lambda: table.public_record(agent),
+            "resample_from_infostate": lambda who, rng: table.resample_from_infostate(
+                _own(who, agent, "resample_from_infostate"), rng),
             "observe": lambda who: table.observe(_own(who, agent, "observe")),
         }
-
-        def access(name: str):
-            if name in methods:
-                return methods[name]
-            if name in PUBLIC_TABLE_ATTRIBUTES:
-                return _read_only(getattr(table, name))
-            raise PermissionError(_refusal(name, agent))
-
-        object.__setattr__(self, "_access", access)
+        object.__setattr__(self, "_access", _gatekeeper(table, agent, offered, PUBLIC_TABLE_ATTRIBUTES))
         object.__setattr__(self, "seat_agent", agent)
-
-    def __getattr__(self, name: str):
-        return object.__getattribute__(self, "_access")(name)
 
     @property
     def unwrapped(self) -> _TableView:
         return self
 
-    def __setattr__(self, name: str, value) -> None:
-        raise PermissionError("an agent's view of the table is read-only")
+
+def _gatekeeper(table, agent: str, offered: dict, public_attributes: frozenset):
+    """The ``_access`` of a view: what it offers by name, the table's public attributes read-only, and a
+    ``PermissionError`` naming what is allowed for anything else."""
+
+    def access(name: str):
+        if name in offered:
+            return offered[name]
+        if name in public_attributes:
+            return _read_only(getattr(table, name))
+        raise PermissionError(_refusal(name, agent))
+
+    return access
 
 
 def _read_only(value):

@@ -134,9 +134,14 @@ def test_haenge_an_alone_declares_and_a_solo_overbids_it():
     play(env, ["haenge_an", "weg", "darf_man", "solo"])
     st = env.state()
     assert (st["declarer"], st["contract"], st["phase"]) == ("player_0", "solo", "trump")
+    declarer_names_trump(env, "S")
+
+
+def declarer_names_trump(env, suit: str) -> None:
+    """The declarer to act chooses among the three plain suits; then the contra round opens."""
     assert legal(env) == {"trump:C", "trump:S", "trump:D"}
-    play(env, ["trump:S"])
-    assert env.state()["trump"] == "S" and env.state()["phase"] == "contra_offer"
+    play(env, [f"trump:{suit}"])
+    assert env.state()["trump"] == suit and env.state()["phase"] == "contra_offer"
 
 
 @pytest.mark.parametrize("bid", ["solo", "solo_du"])
@@ -146,9 +151,7 @@ def test_a_solo_du_declarer_names_trump_as_a_solo_declarer_does(bid):
     play(env, ["weg", bid, "weg", "weg"])
     st = env.state()
     assert (st["contract"], st["declarer"], st["phase"], st["current_player"]) == (bid, "player_2", "trump", "player_2")
-    assert legal(env) == {"trump:C", "trump:S", "trump:D"}
-    play(env, ["trump:D"])
-    assert env.state()["trump"] == "D" and env.state()["phase"] == "contra_offer"
+    declarer_names_trump(env, "D")
 
 
 @pytest.mark.parametrize("bid", ["heart_solo", "heart_solo_du"])
