@@ -11,6 +11,7 @@ See ``schafkopf_env.batch`` for the user-facing documentation.
 from __future__ import annotations
 
 import types
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numba
@@ -143,6 +144,29 @@ def illegal_rows(actions: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
     rows = np.flatnonzero(in_range)
     legal[rows] = action_masks[rows, actions[rows]] != 0
     return np.flatnonzero(~legal)
+
+
+def illegal_actions_message(
+    bad_rows: np.ndarray, actions: np.ndarray, action_masks: np.ndarray, current_players: np.ndarray,
+    action_names: Sequence[str], who: str = "",
+) -> str:
+    """The error message (to follow the game's name) naming the illegal action of every row in ``bad_rows``
+    (the first ``MAX_ROWS_NAMED``; the others counted), the seat to act there and its legal actions.
+    ``who``: e.g. " the learner", said before the seat."""
+    num_actions = action_masks.shape[1]
+
+    def describe(row: int, separator: str) -> str:
+        action = int(actions[row])
+        legal = [action_names[a] for a in np.flatnonzero(action_masks[row])]
+        name = action_names[action] if 0 <= action < num_actions else "out of range"
+        seat = f"player_{current_players[row]}"
+        return f"{action} ({name}) in row {row} for{who} {seat}{separator} legal there: {', '.join(legal)}"
+
+    if bad_rows.size == 1:
+        return f"illegal action {describe(int(bad_rows[0]), ';')}"
+    named = "; ".join(f"action {describe(int(row), ',')}" for row in bad_rows[:MAX_ROWS_NAMED])
+    more = f"; and {bad_rows.size - MAX_ROWS_NAMED} more rows" if bad_rows.size > MAX_ROWS_NAMED else ""
+    return f"illegal actions in {bad_rows.size} rows: {named}{more}"
 
 
 PARALLEL_MIN_ENVS = 256
@@ -415,21 +439,8 @@ class BatchEnvCore:
         """``ValueError`` describing every row whose action is illegal (the first ``MAX_ROWS_NAMED``; the
         others counted)."""
         bad = illegal_rows(actions, self._action_masks)
-
-        def describe(row: int, separator: str) -> str:
-            action = int(actions[row])
-            legal = [self.action_names[a] for a in np.flatnonzero(self._action_masks[row])]
-            name = self.action_names[action] if 0 <= action < self.num_actions else "out of range"
-            return (
-                f"{action} ({name}) in row {row} for player_{self._current_players[row]}{separator} legal there: "
-                f"{', '.join(legal)}"
-            )
-
-        if bad.size == 1:
-            raise ValueError(f"{self.game}: illegal action {describe(int(bad[0]), ';')}")
-        named = "; ".join(f"action {describe(int(row), ',')}" for row in bad[:MAX_ROWS_NAMED])
-        more = f"; and {bad.size - MAX_ROWS_NAMED} more rows" if bad.size > MAX_ROWS_NAMED else ""
-        raise ValueError(f"{self.game}: illegal actions in {bad.size} rows: {named}{more}")
+        message = illegal_actions_message(bad, actions, self._action_masks, self._current_players, self.action_names)
+        raise ValueError(f"{self.game}: {message}")
 
     def _result(self) -> BatchStep:
         arrays = (

@@ -57,7 +57,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from trick_core import batch_loops
-from trick_core.batch_env import check_batch_seed
+from trick_core.batch_env import check_batch_seed, illegal_actions_message, illegal_rows
 
 from . import loops
 from .games import check_game, make_batch_env
@@ -232,14 +232,15 @@ class OneSeatVectorEnv(gymnasium.vector.VectorEnv):
                 f"got {array.dtype} {array.shape}"
             )
         array = np.ascontiguousarray(array, dtype=np.int64)
-        bad = batch_loops.first_illegal_row(array, self._buffers.action_masks[rows])
-        if bad >= 0:
-            row = int(rows[bad])
-            raise ValueError(
-                f"{self.game}: the opponent policy chose illegal action {int(array[bad])} "
-                f"({self._action_name(int(array[bad]))}) for player_{self._buffers.current_players[row]} in row "
-                f"{row}; legal there: {self._legal_names(row)}"
+        masks = self._buffers.action_masks
+        if batch_loops.first_illegal_row(array, masks[rows]) >= 0:
+            actions_by_row = np.zeros(self.num_envs, dtype=np.int64)
+            actions_by_row[rows] = array
+            bad = rows[illegal_rows(array, masks[rows])]
+            message = illegal_actions_message(
+                bad, actions_by_row, masks, self._buffers.current_players, self.batch.action_names
             )
+            raise ValueError(f"{self.game}: the opponent policy chose {message}")
         return array
 
     # ------------------------------------------------------------------ helpers
@@ -262,19 +263,19 @@ class OneSeatVectorEnv(gymnasium.vector.VectorEnv):
                 f"got {array.dtype} {array.shape}"
             )
         self._actions[:] = array
-        row = loops.first_illegal_learner_row(self._actions, self._buffers.action_masks, self._row_info)
-        if row >= 0:
-            raise ValueError(
-                f"{self.game}: illegal action {int(array[row])} ({self._action_name(int(array[row]))}) for the "
-                f"learner (player_{self._row_info[row, loops.LEARNER_SEAT]}) in row {row}; legal there: "
-                f"{self._legal_names(row)}. Mask the policy with infos['action_mask'] or action_masks()"
-            )
+        if loops.first_illegal_learner_row(self._actions, self._buffers.action_masks, self._row_info) >= 0:
+            self._raise_illegal_learner_actions()
 
-    def _action_name(self, action: int) -> str:
-        return self.batch.action_names[action] if 0 <= action < self.batch.num_actions else "out of range"
-
-    def _legal_names(self, row: int) -> str:
-        return ", ".join(self.batch.action_names[a] for a in np.flatnonzero(self._buffers.action_masks[row]))
+    def _raise_illegal_learner_actions(self) -> None:
+        """``ValueError`` naming every row (the first ``MAX_ROWS_NAMED``) whose learner action is illegal."""
+        masks = self._buffers.action_masks
+        bad = illegal_rows(self._actions, masks)
+        bad = bad[self._row_info[bad, loops.AWAITING_RESET] == 0]  # rows awaiting a reset take any action
+        message = illegal_actions_message(
+            bad, self._actions, masks, self._row_info[:, loops.LEARNER_SEAT], self.batch.action_names,
+            who=" the learner",
+        )
+        raise ValueError(f"{self.game}: {message}. Mask the policy with infos['action_mask'] or action_masks()")
 
     def _observations(self):
         observations = self._buffers.observations.copy()

@@ -224,8 +224,13 @@ def test_errors_are_named():
         env.step(np.zeros(4, dtype=np.int64))
     _, infos = env.reset(seed=0)
     illegal = np.array([np.flatnonzero(~m)[0] for m in infos["action_mask"]])
-    with pytest.raises(ValueError, match=r"illegal action .* in row 0; legal there"):
+    one_illegal = np.array([np.flatnonzero(m)[0] for m in infos["action_mask"]])
+    one_illegal[2] = illegal[2]
+    with pytest.raises(ValueError, match=r"illegal action .* in row 2 for the learner player_\d; legal there"):
+        env.step(one_illegal)
+    with pytest.raises(ValueError, match=r"illegal actions in 4 rows: ") as every_row:
         env.step(illegal)
+    assert all(f"in row {row} for the learner" in str(every_row.value) for row in range(4))
     with pytest.raises(ValueError, match="shape"):
         env.step(np.zeros(3, dtype=np.int64))
     with pytest.raises(ValueError, match="integer"):
@@ -237,7 +242,8 @@ def test_errors_are_named():
     with pytest.raises(ValueError, match="autoreset_mode"):
         OneSeatVectorEnv("bavarian", 4, autoreset_mode="Disabled")
     bad_policy = OneSeatVectorEnv("bavarian", 4, opponents=lambda o, m: np.full(len(m), 45), num_threads=1, seat=3)
-    with pytest.raises(ValueError, match="opponent policy chose illegal action 45"):
+    every_bad_row = r"opponent policy chose illegal actions in 2 rows: action 45 \(trump:S\) in row 2 for player_1"
+    with pytest.raises(ValueError, match=every_bad_row):
         bad_policy.reset(seed=0)
     short_policy = OneSeatVectorEnv("bavarian", 4, opponents=lambda o, m: np.zeros(1, np.int64), seat=3)
     with pytest.raises(ValueError, match="one integer action per row"):
