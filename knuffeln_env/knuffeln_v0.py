@@ -77,7 +77,7 @@ a per-seat block is the seat *r* places to the observer's left (0 = the observer
 cards (layout of `trick_core.cards`). Sizes (`observation` / `information_state` / `perfect`): 4 players,
 talk off 1215 / 2988 / 3276; lexicon 2871 / 4644 / 4932; `tokens:8` 2259 / 4032 / 4320; 5 players, talk
 off 1413 / 3627 / 3963; `match=True` adds 3 entries. `kernel.observation_layout(params, t)` lists the
-sections for any configuration.
+sections for any configuration (all but the 3 match entries, which the env appends).
 
 | offset (n = 4) | size | content |
 |---|---|---|

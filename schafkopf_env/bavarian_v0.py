@@ -35,7 +35,6 @@ for agent in env.agent_iter():
   cards: for centralised critics).
 - `illegal_action` (default `"raise"`): `"raise"` (`IllegalActionError` naming the move and the legal
   ones) or `"terminate"` (PettingZoo's `TerminateIllegalWrapper` convention).
-- `illegal_reward` (default `-1.0`): a finite number, the offender's reward under `"terminate"`.
 - `render_mode` (default `None`): `"ansi"` (`render()` returns the table as text) or `"human"` (prints it).
 
 Bavarian Schafkopf as pinned has no rule options.

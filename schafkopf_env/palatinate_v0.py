@@ -102,7 +102,8 @@ blocks, with indices for ``players=3, max_doublings=4``:
 | hands | 1368..1463 | 32n | ``perfect`` only: per position, the cards it holds now |
 | skat | 1464..1495 | 32 | ``perfect`` only: the two skat cards as dealt |
 
-``schafkopf_env.palatinate.kernel.observation_blocks(players, max_doublings, obs_type)`` lists the blocks
+``trick_history`` holds every trick begun, the one in progress included (its leader and the cards played
+so far). ``schafkopf_env.palatinate.kernel.observation_blocks(players, max_doublings, obs_type)`` lists the blocks
 for any configuration (the kernel writes them in that order), ``observation_size(...)`` their total.
 
 ## Action space
