@@ -4,6 +4,7 @@ file's folder, lands outside the repository root. The repository must stand on i
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,3 +19,9 @@ def paths_leaving_the_repository(path: Path, text: str) -> list[str]:
         if target != ROOT and ROOT not in target.parents:
             leaving.append(match.group(0))
     return leaving
+
+
+def tracked(*patterns: str) -> list[Path]:
+    """The files git tracks that match ``patterns`` (and still exist)."""
+    out = subprocess.run(["git", "ls-files", *patterns], cwd=ROOT, capture_output=True, text=True, check=True)
+    return [ROOT / line for line in out.stdout.splitlines() if (ROOT / line).exists()]

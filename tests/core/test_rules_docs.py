@@ -1,6 +1,7 @@
 """The rules pages (``docs/rules/*.md``): every anchor a page lists for citing exists, every decision
 marked inline is listed with its own anchor (and every listed one is marked where it applies), internal
-links resolve, and no page points outside the repository."""
+links resolve, no page points outside the repository, and every citation of a page, an anchor or a
+decision anywhere in the repository names one that exists."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .outside import paths_leaving_the_repository
+from .outside import paths_leaving_the_repository, tracked
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 GAME_PAGES = ("knuffeln.md", "bavarian_schafkopf.md", "palatinate_schafkopf.md")
@@ -21,6 +22,9 @@ EXPLICIT_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 INLINE_DECISION = re.compile(r"\*\*\(decisions? ([^)]*)\)\*\*")
 LISTED_DECISION = re.compile(r'<a id="([a-z]\d+)"></a>\*\*([A-Z])(\d+)\.\*\*')
 LINK = re.compile(r"\]\(([^)\s]*)\)")
+CITATION = re.compile(r"docs/rules/([\w.]+\.md)(?:#([\w-]+))?")
+CITED_DECISION = re.compile(r"\bdecisions? ([KBPA])(\d+)\b")
+DECISION_RANGE = re.compile(r"\b([KBPA])1[–-]\1(\d+)\b")
 
 
 def github_anchor(heading: str) -> str:
@@ -118,3 +122,34 @@ def test_pages_point_nowhere_outside_the_repository(name):
     assert paths_leaving_the_repository(RULES / name, text) == []
     for phrase in ("steering", "seed `"):  # words of the source documents' instructions, not rules
         assert phrase not in text.lower(), f"{name} mentions {phrase!r}"
+
+
+def _listed_decisions() -> dict[str, list[int]]:
+    """The numbers of the decisions each prefix has, from the pages' lists."""
+    numbers: dict[str, list[int]] = {}
+    for name in GAME_PAGES:
+        decisions_part = page_text(name).split(DECISIONS_HEADING)[1]
+        for _, prefix, number in LISTED_DECISION.findall(decisions_part):
+            numbers.setdefault(prefix, []).append(int(number))
+    return numbers
+
+
+def test_every_citation_in_the_repository_exists():
+    """Code, tests and docs cite ``docs/rules/<page>#<anchor>``, ``decision Xn`` and the whole list as
+    ``X1–Xn``: each page, anchor and decision named must exist, and a range must end at the last decision."""
+    anchors = {name: anchors_of(page_text(name)) for name in ("README.md", *GAME_PAGES)}
+    decisions = _listed_decisions()
+    wrong = []
+    for path in tracked("*.py", "*.md", "*.html", "*.js"):
+        text = path.read_text(errors="replace")
+        where = path.relative_to(RULES.parents[1])
+        for page, anchor in CITATION.findall(text):
+            if page not in anchors or (anchor and anchor not in anchors[page]):
+                wrong.append(f"{where}: docs/rules/{page}#{anchor}")
+        for prefix, number in CITED_DECISION.findall(text):
+            if int(number) not in decisions[prefix]:
+                wrong.append(f"{where}: decision {prefix}{number}")
+        for prefix, last in DECISION_RANGE.findall(text):
+            if int(last) != max(decisions[prefix]):
+                wrong.append(f"{where}: {prefix}1-{prefix}{last}, the last is {prefix}{max(decisions[prefix])}")
+    assert wrong == []

@@ -4,10 +4,9 @@ project's modules, nothing that points outside the repository."""
 from __future__ import annotations
 
 import ast
-import subprocess
 from pathlib import Path
 
-from .outside import paths_leaving_the_repository
+from .outside import paths_leaving_the_repository, tracked
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("trick_core", "schafkopf_env", "knuffeln_env", "agents", "signalling", "trick_gym", "play", "experiments",
@@ -15,13 +14,8 @@ PACKAGES = ("trick_core", "schafkopf_env", "knuffeln_env", "agents", "signalling
 MAX_LINES = 600
 
 
-def _tracked(*patterns: str) -> list[Path]:
-    out = subprocess.run(["git", "ls-files", *patterns], cwd=ROOT, capture_output=True, text=True, check=True)
-    return [ROOT / line for line in out.stdout.splitlines() if (ROOT / line).exists()]
-
-
 def _python_files() -> list[Path]:
-    return [p for p in _tracked("*.py") if p.relative_to(ROOT).parts[0] in PACKAGES]
+    return [p for p in tracked("*.py") if p.relative_to(ROOT).parts[0] in PACKAGES]
 
 
 def test_no_source_file_is_over_600_lines():
@@ -79,7 +73,7 @@ def test_no_import_cycles():
 
 def test_nothing_points_outside_the_repository():
     hits = []
-    for path in _tracked("*.py", "*.md", "Makefile", "*.toml", ".ci/run", "*.js", "*.html"):
+    for path in tracked("*.py", "*.md", "Makefile", "*.toml", ".ci/run", "*.js", "*.html"):
         text = path.read_text(errors="replace")
         hits += [f"{path.relative_to(ROOT)}: {p}" for p in paths_leaving_the_repository(path, text)]
     assert hits == []
