@@ -50,7 +50,8 @@ The decisions the project took where the rules are silent are listed, with their
 
 ## Arguments
 
-`env(max_doublings=4, render_mode=None, observation_type="observation", illegal_action="raise")`
+`env(max_doublings=4, render_mode=None, observation_type="observation", illegal_action="raise",
+illegal_reward=-1.0)`
 (`raw_env` takes the same):
 
 - `max_doublings`: 0 to 8 (0: no contra at all); doubling stops there.
@@ -59,6 +60,7 @@ The decisions the project took where the rules are silent are listed, with their
   every hand, for centralised critics).
 - `illegal_action`: `"raise"` (default: `ValueError` naming the move and the legal ones) or
   `"terminate"` (PettingZoo's `TerminateIllegalWrapper` convention, below).
+- `illegal_reward`: a finite number (default -1.0), the offender's reward under `"terminate"`.
 
 Any other option raises `ValueError`.
 
@@ -136,8 +138,8 @@ At the end of the hand each agent receives its settlement in units (the sum over
 the four sum to zero); nothing before (a lost Du ends at the trick the opponents win). Ace-call game:
 declarer and partner `+value` each, the opponents `-value` each (reversed on a loss); a solo: each
 opponent `-value`, the declarer `+3 × value`. A thrown-in hand (four times `weg`) ends with all zeros.
-With `illegal_action="terminate"` an illegal move ends the episode with -1 for the offender and 0 for the
-others; by default (`"raise"`) it raises `ValueError` naming the move and the legal ones.
+With `illegal_action="terminate"` an illegal move ends the episode with `illegal_reward` (-1) for the
+offender and 0 for the others; by default (`"raise"`) it raises `ValueError` naming the move and the legal ones.
 
 ## Deals and records
 
@@ -181,9 +183,11 @@ class AsserufenEnv(FourHandsEnv):
         render_mode: str | None = None,
         observation_type: str = "observation",
         illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
         **unknown,
     ) -> None:
-        super().__init__({"max_doublings": max_doublings}, unknown, render_mode, observation_type, illegal_action)
+        rules = {"max_doublings": max_doublings}
+        super().__init__(rules, unknown, render_mode, observation_type, illegal_action, illegal_reward)
 
     # ------------------------------------------------------------ inspection
     def state(self) -> dict:

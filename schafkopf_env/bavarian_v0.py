@@ -35,6 +35,7 @@ for agent in env.agent_iter():
   cards: for centralised critics).
 - `illegal_action` (default `"raise"`): `"raise"` (`IllegalActionError` naming the move and the legal
   ones) or `"terminate"` (PettingZoo's `TerminateIllegalWrapper` convention).
+- `illegal_reward` (default `-1.0`): a finite number, the offender's reward under `"terminate"`.
 - `render_mode` (default `None`): `"ansi"` (`render()` returns the table as text) or `"human"` (prints it).
 
 Bavarian Schafkopf as pinned has no rule options.
@@ -97,7 +98,7 @@ legal ones.
 
 At the end of the hand each agent receives its settlement in units (the sum over the episode equals
 it; the four sum to zero). A thrown-in hand ends with all zeros. With `illegal_action="terminate"` an
-illegal move ends the episode with -1 for the offender and 0 for the others (PettingZoo's
+illegal move ends the episode with `illegal_reward` (-1) for the offender and 0 for the others (PettingZoo's
 `TerminateIllegalWrapper` convention); by default (`"raise"`) it raises `ValueError` naming the move and
 the legal ones.
 
@@ -141,9 +142,10 @@ class BavarianSchafkopfEnv(FourHandsEnv):
         render_mode: str | None = None,
         observation_type: str = "observation",
         illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
         **unknown,
     ) -> None:
-        super().__init__({}, unknown, render_mode, observation_type, illegal_action)
+        super().__init__({}, unknown, render_mode, observation_type, illegal_action, illegal_reward)
 
     # ------------------------------------------------------------ inspection
     def state(self) -> dict:

@@ -28,7 +28,13 @@ class FourHandsEnv(KernelEnv):
     """Base of the four-seat Schafkopf envs whose deal is four hands of eight (module docstring)."""
 
     def __init__(
-        self, rules: dict, unknown: dict, render_mode: str | None, observation_type: str, illegal_action: str
+        self,
+        rules: dict,
+        unknown: dict,
+        render_mode: str | None,
+        observation_type: str,
+        illegal_action: str,
+        illegal_reward: float,
     ) -> None:
         """The env of the kernel's game with the rule options ``rules`` (integers, passed to the kernel's
         ``make_params``); ``unknown`` holds the constructor options the game does not know (``ValueError``
@@ -37,7 +43,7 @@ class FourHandsEnv(KernelEnv):
         check_no_unknown_kwargs(self.game_name, unknown)
         params = k.make_params(**rules)
         config = {name: int(value) for name, value in rules.items()}
-        super().__init__(k.NUM_SEATS, config, render_mode, observation_type, illegal_action)
+        super().__init__(k.NUM_SEATS, config, render_mode, observation_type, illegal_action, illegal_reward)
         obs_size = k.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)]
         self._setup_kernel(params, obs_size, getattr(k, "OBS_HIGH", 1.0))
 

@@ -54,14 +54,17 @@ The rules in brief (the rules page has them in full):
 
 ## Arguments
 
-``env(players=3, max_doublings=4, render_mode=None, observation_type="observation", illegal_action="raise")``
+``env(players=3, max_doublings=4, render_mode=None, observation_type="observation", illegal_action="raise",
+illegal_reward=-1.0)``
 
 - ``players``: 3, or 4 (the dealer takes no part, never acts and scores as an opponent, so the declarer
   receives or pays the value three times and the table stays zero-sum).
 - ``max_doublings``: cap on contra, re, ... (0..10; 0 switches doubling off).
 - ``render_mode``: ``None``, ``"ansi"`` or ``"human"``.
 - ``observation_type``: ``"observation"``, ``"information_state"`` or ``"perfect"``.
-- ``illegal_action``: ``"raise"`` or ``"terminate"``. Unknown options raise ``ValueError``.
+- ``illegal_action``: ``"raise"`` or ``"terminate"``.
+- ``illegal_reward``: a finite number (default -1.0), the offender's reward under ``"terminate"``. Unknown
+  options raise ``ValueError``.
 
 ## Observation space
 
@@ -129,7 +132,7 @@ the legal ones.
 
 At the end of the hand every agent receives its settlement in game-value units: zero-sum, all zeros for a
 thrown-in hand; nothing is paid before the end. With ``illegal_action="terminate"`` an illegal move ends
-the episode with -1 for the offender and 0 for the others (PettingZoo's ``TerminateIllegalWrapper``
+the episode with ``illegal_reward`` (-1) for the offender and 0 for the others (PettingZoo's ``TerminateIllegalWrapper``
 convention); by default (``"raise"``) it raises ``ValueError`` naming the move and the legal ones.
 
 ## Deals and records
@@ -179,12 +182,13 @@ class PalatinateEnv(KernelEnv):
         render_mode: str | None = None,
         observation_type: str = "observation",
         illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
         **unknown,
     ) -> None:
         check_no_unknown_kwargs(GAME, unknown)
         params = kernel.make_params(players=players, max_doublings=max_doublings)
         config = {"players": int(players), "max_doublings": int(max_doublings)}
-        super().__init__(int(players), config, render_mode, observation_type, illegal_action)
+        super().__init__(int(players), config, render_mode, observation_type, illegal_action, illegal_reward)
         obs_type = OBSERVATION_TYPES.index(observation_type)
         self._setup_kernel(params, kernel.observation_size(self.num_seats, int(max_doublings), obs_type))
 

@@ -58,8 +58,18 @@ def test_unknown_agent_spec_names_the_valid_ones(game):
 @pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("reward", [math.nan, math.inf, -math.inf, "1", True, None])
 def test_illegal_reward_must_be_a_finite_number(game, reward):
-    with pytest.raises(ValueError, match="illegal_reward"):
+    with pytest.raises(ValueError, match="illegal_reward must be a finite number"):
         _fresh(game, illegal_reward=reward)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_env_pays_its_illegal_reward_on_termination(game):
+    """``illegal_reward`` is an option of every env (it was Knüffeln's only: the others rejected it)."""
+    env = _dealt(game, illegal_action="terminate", illegal_reward=-2.5)
+    offender = env.agent_selection
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0]))
+    assert env.terminations[offender]
+    assert env.rewards[offender] == -2.5 and sum(env.rewards.values()) == -2.5
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
