@@ -27,6 +27,7 @@ from torch import nn
 from torchrl.envs.libs.pettingzoo import PettingZooWrapper
 from torchrl.modules import MaskedCategorical, ProbabilisticActor
 
+from agents.base import positive_int
 from agents.neural.training import set_threads
 from experiments.common import LibraryArgs
 from trick_gym.games import make_aec_env
@@ -37,9 +38,9 @@ class Args(LibraryArgs):
     """TorchRL on the PettingZoo env (PettingZooWrapper with masks), one masked policy for every seat."""
 
     episodes: int = 200
-    """hands of self-play to train on"""
+    """hands of self-play to train on (a whole number of updates: the rest of a division is not played)"""
     episodes_per_update: int = 8
-    """hands per gradient step"""
+    """hands per gradient step (at most ``episodes``)"""
     learning_rate: float = 1e-3
 
 
@@ -84,6 +85,10 @@ def seat_loss(rollout, groups) -> torch.Tensor:
 
 
 def train(args: Args) -> dict:
+    per_update = positive_int(args.episodes_per_update, "episodes_per_update")
+    if positive_int(args.episodes, "episodes") < per_update:
+        raise ValueError(f"episodes ({args.episodes}) must be at least episodes_per_update ({per_update}): "
+                         "fewer would train on nothing")
     set_threads(args.torch_threads, 1)
     torch.manual_seed(args.seed)
     env = make_env(args.game, args.seed)

@@ -89,6 +89,19 @@ def test_torchrl_pettingzoo_wrapper_with_a_masked_policy_trains():
     assert summary["env_steps"] > 8 and np.isfinite(summary["last_loss"])
 
 
+@pytest.mark.parametrize("episodes, per_update, complaint", [
+    (2, 8, r"episodes \(2\) must be at least episodes_per_update \(8\)"),
+    (0, 8, "episodes must be a positive integer"),
+    (8, 0, "episodes_per_update must be a positive integer"),
+])
+def test_torchrl_refuses_a_run_that_would_train_on_nothing(episodes, per_update, complaint):
+    require("torchrl", "torchrl")
+    from experiments import torchrl_pettingzoo as recipe
+
+    with pytest.raises(ValueError, match=complaint):
+        recipe.train(recipe.Args(episodes=episodes, episodes_per_update=per_update, hidden=8))
+
+
 def test_torchrl_masked_policy_only_picks_legal_actions_and_credits_each_seat():
     require("torchrl", "torchrl")
     import torch
