@@ -514,17 +514,23 @@ def default_workers(args, local_default: int) -> int | None:
     return local_default if args.backend == "local" else None
 
 
-def ray_options(address: str | None):
-    """The Ray backend's options for ``--ray-address`` (``agents.ray_arena.RayOptions``)."""
+def ray_options(args):
+    """The Ray backend's options for ``--ray-address`` (``agents.ray_arena.RayOptions``); None on the local
+    backend, where a ``--ray-address`` is a ``ValueError`` (it would be ignored: the run would stay local)."""
+    if args.backend != "ray":
+        if args.ray_address is not None:
+            raise ValueError(f"--ray-address {args.ray_address!r} needs --backend ray (the backend is "
+                             f"{args.backend!r}, which would ignore it)")
+        return None
     from .ray_arena import RayOptions
 
-    return RayOptions(address=address)
+    return RayOptions(address=args.ray_address)
 
 
 def main(args: Args) -> dict:
     summary = run_arena(
         args.game, args.agents, args.hands, args.seed, parse_config(args.config), default_workers(args, 1),
-        args.records, args.progress, args.backend, ray_options(args.ray_address),
+        args.records, args.progress, args.backend, ray_options(args),
     )
     print_leaderboard(summary)
     if args.json:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import os
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -79,20 +80,49 @@ def require_ray():
     return ray
 
 
-def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
+def connect(address: str | None = None, num_cpus: int | None = None, log_to_driver: bool = True) -> bool:
     """Make sure this process is connected to Ray; returns True when this call started or joined it (the
     caller may then ``ray.shutdown()``), False when a session was already open (it is used as it is).
-    ``num_cpus`` sizes a Ray started on the local machine (ignored when joining a cluster)."""
+    ``num_cpus`` sizes a Ray started on the local machine (ignored when joining a cluster). A cluster's
+    address is checked first (``check_address``): Ray itself retries an unreachable one for minutes."""
     ray = require_ray()
     if ray.is_initialized():
         return False
     if num_cpus is not None and (isinstance(num_cpus, bool) or not isinstance(num_cpus, int) or num_cpus < 1):
         raise ValueError(f"num_cpus must be a positive integer, got {num_cpus!r}")
     if address is None:
-        ray.init(num_cpus=num_cpus, include_dashboard=False)
+        ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=log_to_driver)
     else:
-        ray.init(address=address)
+        check_address(address)
+        ray.init(address=address, log_to_driver=log_to_driver)
     return True
+
+
+RAY_CLIENT_PORT = 10001
+"""The port of a ``ray://`` address that names none (Ray Client's default)."""
+
+
+def check_address(address: str, timeout: float = 5.0) -> None:
+    """``ValueError`` unless ``address`` is ``"auto"``, ``"local"``, ``host:port`` or ``ray://host[:port]``;
+    ``ConnectionError`` naming it when nothing accepts a connection at its host and port within ``timeout``
+    seconds (a wrong host or port, or no ``ray start --head`` there)."""
+    if not isinstance(address, str) or not address:
+        raise ValueError(f"ray address must be 'auto', 'host:port' or 'ray://host:port', got {address!r}")
+    if address in ("auto", "local"):
+        return
+    client = address.startswith("ray://")
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon and client:
+        host, port = port, str(RAY_CLIENT_PORT)
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"ray address must be 'auto', 'host:port' or 'ray://host:port', got {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as error:
+        raise ConnectionError(
+            f"no Ray cluster at {address!r}: cannot connect to {host}:{port} ({error}); start its head with "
+            "'ray start --head --port PORT', or use 'auto' on a node of the cluster"
+        ) from None
 
 
 def cluster_cpus() -> int:

@@ -79,7 +79,7 @@ def run_tournament(args: Args, console: Console | None = None) -> dict:
     console = console or Console()
     workers = default_workers(args, 2)
     check_entries(args)
-    options = ray_options(args.ray_address) if args.backend == "ray" else None
+    options = ray_options(args)
     started_ray = False
     if args.backend == "ray":  # one Ray session for every game
         from .ray_arena import connect

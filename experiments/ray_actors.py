@@ -226,13 +226,11 @@ class ActorPool:
         if backend == "local":
             self.workers = [ExperienceWorker(a, config, make_policy, make_collector) for a in range(num_actors)]
             return
+        from agents.ray_arena import connect
+
         ray = require_ray()
-        if not ray.is_initialized():
-            if ray_address is None:
-                ray.init(num_cpus=num_actors, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=ray_address)
-            self._started_ray = True
+        self._started_ray = connect(ray_address, num_actors if ray_address is None else None,
+                                    log_to_driver=ray_address is not None)
         self._last_weights = None
         self.restarts = 0
         remote = ray.remote(num_cpus=1, max_restarts=max_restarts, max_task_retries=0)(ExperienceWorker)
