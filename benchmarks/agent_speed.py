@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import agents
+from benchmarks.timing import check_positive
 from trick_core.registry import GAME_NAMES as GAMES
 from trick_core.registry import make_env
 
@@ -74,6 +75,7 @@ def milliseconds_per_decision(game: str, spec: str, tables: list) -> float:
 
 
 def run(args: Args) -> dict:
+    check_positive(args, "positions")
     result = {}
     for game in args.games:
         tables = positions(game, args.positions)

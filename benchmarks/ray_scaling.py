@@ -6,7 +6,9 @@ collection (``experiments.ray_actors``). Prints JSON; ``docs/scaling.md`` report
 
 Needs the ``ray`` extra. One local Ray of ``--cpus`` CPUs serves every measurement; each worker count
 is timed ``--repeats`` times, alternating (1, 2, 1, 2, ...) so that a change in the machine's load hits
-both, and the ratio is taken of the medians. The arena part also checks that every run's summary is the
+both, and the ratio is taken of the medians (the arena: the median timing; training: the middle run
+of the ``--repeats`` sorted by samples per second, whose collection and update times go with it, so with
+two repeats the faster run). The arena part also checks that every run's summary is the
 local backend's (the results do not depend on the workers).
 
 Figures: ``deals_per_second`` (wall), ``seconds_per_deal`` (wall seconds one worker spends per deal:
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 import tyro
 
 from agents.arena import run_arena, without_timing
+from benchmarks.timing import check_positive
 
 
 @dataclass
@@ -199,6 +202,8 @@ def main(args: Args) -> dict:
 
     from agents.ray_arena import connect
 
+    check_positive(args, "hands", "repeats", "cpus", "train_iterations", "num_envs", "steps", "nodes",
+                   "cores_per_node")
     started = time.perf_counter()
     load_at_start = load()
     connect(None, args.cpus)

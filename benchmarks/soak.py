@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from benchmarks.timing import check_positive
 from trick_core.registry import GAME_NAMES, VARIANTS, game_spec, variant_id
 from trick_core.worker_pool import map_in_workers
 
@@ -177,6 +178,7 @@ def _resident_mib() -> float:
 
 
 def run(args: Args) -> list[Report]:
+    check_positive(args, "hands", "leak_positions", "workers", zero_allowed=("leak_positions",))
     for game in args.games:
         game_spec(game)
     items = [(g, c, args.hands, args.leak_positions, args.seed) for g, c in VARIANTS if g in args.games]

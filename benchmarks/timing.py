@@ -87,3 +87,16 @@ def machine() -> dict:
         "numba": numba.__version__,
         "platform": platform.platform(),
     }
+
+
+def check_positive(args, *names: str, zero_allowed: tuple[str, ...] = ()) -> None:
+    """``ValueError`` naming the first of the options ``names`` of ``args`` (each a number or a list of
+    numbers) that is not positive (those in ``zero_allowed``: negative). Checked before anything runs: such a
+    value would otherwise time nothing, report zero, or fail minutes later deep inside a measurement."""
+    for name in names:
+        value = getattr(args, name)
+        zero = name in zero_allowed
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(item, bool) or not isinstance(item, (int, float)) or not (item >= 0 if zero else item > 0):
+                raise ValueError(f"--{name.replace('_', '-')} must be {'at least 0' if zero else 'positive'}, "
+                                 f"got {value!r}")

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from benchmarks.timing import check_positive
+
 GAMES = ("bavarian", "palatinate", "asserufen", "knuffeln")
 
 
@@ -233,6 +235,7 @@ def main(args: Args) -> dict:
 
     from agents.neural.training import set_threads
 
+    check_positive(args, "num_envs", "hidden", "small_hidden", "threads", "seconds", "processes")
     machine = {
         "cpus": numba.config.NUMBA_NUM_THREADS,
         "processor": platform.processor() or platform.machine(),

@@ -26,6 +26,7 @@ import numpy as np
 import tyro
 
 import trick_gym
+from benchmarks.timing import check_positive
 from trick_gym.vector import OneSeatVectorEnv
 
 
@@ -84,6 +85,7 @@ def one_seat_rate(game: str, seconds: float) -> float:
 
 
 def main(args: Args) -> dict:
+    check_positive(args, "seconds", "num_envs", "threads")
     results: dict = {"num_envs": args.num_envs, "vector_random": {}, "vector_policy": {}, "one_seat": {}}
     for game in args.games:
         results["vector_random"][game] = {

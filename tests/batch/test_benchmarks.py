@@ -7,6 +7,7 @@ Start-up subprocesses are left out here (``startup.case_script`` is still checke
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 
@@ -89,6 +90,29 @@ def test_training_throughput_reports_actors_in_one_and_in_several_processes():
         each = together[f"{name}_per_second_each"]
         assert all(rate > 0 for rate in each)
         assert together[f"{name}_per_second"] <= sum(each) * 1.0001  # a sum over the same windows
+
+
+@pytest.mark.parametrize("module, entry, options, complaint", [
+    ("soak", "run", {"games": ("bavarian",), "hands": 10, "leak_positions": -1}, "--leak-positions must be at least 0"),
+    ("soak", "run", {"games": ("bavarian",), "hands": 10, "workers": 0}, "--workers must be positive"),
+    ("trick_gym_speed", "main", {"games": ["bavarian"], "num_envs": 8, "seconds": -1.0}, "--seconds must be positive"),
+    ("agent_speed", "run", {"games": ["bavarian"], "agents": ["random"], "positions": 0},
+     "--positions must be positive"),
+    ("training_throughput", "main", {"games": ["bavarian"], "num_envs": 8, "hidden": (8,), "small_hidden": (),
+                                     "threads": [1], "processes": 1, "seconds": 0.0}, "--seconds must be positive"),
+    ("ray_scaling", "main", {"hands": 2, "repeats": 0}, "--repeats must be positive"),
+])
+def test_a_benchmark_refuses_a_size_that_would_measure_nothing_before_it_starts(
+        monkeypatch, module, entry, options, complaint):
+    import agents.ray_arena
+
+    def no_ray(*args, **kwargs):
+        raise AssertionError("Ray was started before the options were checked")
+
+    monkeypatch.setattr(agents.ray_arena, "connect", no_ray)
+    script = importlib.import_module(f"benchmarks.{module}")
+    with pytest.raises(ValueError, match=complaint):
+        getattr(script, entry)(script.Args(**options))
 
 
 def test_instruction_count_rows_play_their_work_and_dumps_parse():
