@@ -142,18 +142,38 @@ def train(args: Args) -> dict:
 
 
 class MaskablePPOAgent:
-    """An arena agent playing a saved MaskablePPO model from its seat's observation and mask only."""
+    """An arena agent playing a saved MaskablePPO model from its seat's observation and mask only. The model
+    must have been trained on ``game`` (the recipe trains a game's default table): another game's model, or a
+    table whose observation or actions differ from the model's, is a ``ValueError`` naming both."""
 
     def __init__(self, game: str, model_path: str, deterministic: bool = True, name: str = "maskable_ppo") -> None:
         from sb3_contrib import MaskablePPO
 
+        from trick_core.registry import make_env
+
         self.game = game
         self.name = name
         self.deterministic = bool(deterministic)
+        self.model_path = model_path
         self.model = MaskablePPO.load(model_path, device="cpu")
+        table = make_env(game).unwrapped
+        seat = table.possible_agents[0]
+        self._check_shapes(table.observation_space(seat)["observation"].shape, table.action_space(seat).n,
+                           f"the {game} table")
+
+    def _check_shapes(self, observation_shape: tuple, num_actions: int, what: str) -> None:
+        trained = (self.model.observation_space.shape, int(self.model.action_space.n))
+        if trained != (tuple(observation_shape), int(num_actions)):
+            raise ValueError(
+                f"model {self.model_path!r} was trained on a table with observation {trained[0]} and {trained[1]} "
+                f"actions; {what} has observation {tuple(observation_shape)} and {num_actions} actions: train "
+                f"one on it (python -m experiments.sb3_maskable_ppo --game {self.game})"
+            )
 
     def act(self, env, agent: str) -> int:
         seen = env.observe(agent)
+        if seen["observation"].shape != self.model.observation_space.shape:
+            self._check_shapes(seen["observation"].shape, seen["action_mask"].shape[0], "this table")
         action, _ = self.model.predict(
             seen["observation"], action_masks=seen["action_mask"].astype(bool), deterministic=self.deterministic
         )

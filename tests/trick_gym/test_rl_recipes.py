@@ -34,8 +34,12 @@ def test_sb3_maskable_ppo_trains_on_the_vector_env_and_enters_the_arena(tmp_path
     )
     assert summary["timesteps"] >= 512 and path.exists()
     assert not (tmp_path / "sb3-logs").exists(), "the recipe's silent logger opens no folder"
-    result = run_arena("bavarian", [f"experiments.sb3_maskable_ppo:make_agent[model_path={path}]", "random"], 2, 0)
+    plugin = f"experiments.sb3_maskable_ppo:make_agent[model_path={path}]"
+    result = run_arena("bavarian", [plugin, "random"], 2, 0)
     assert result["hands"] == 2 and len(result["agents"]) == 2
+    for game in ("palatinate", "knuffeln"):  # another game's table: refused before a deal, naming both shapes
+        with pytest.raises(ValueError, match=r"trained on a table with observation \(365,\) and 46 actions"):
+            run_arena(game, [plugin, "random"], 2, 0)
 
 
 def test_sb3_maskable_ppo_trains_on_one_seat_envs_with_rule_opponents():
