@@ -45,7 +45,7 @@ class Args:
     agents: tuple[str, ...] = ("pimc", "rules")
     """the arena's match (a pimc match: a long one, about 0.15 CPU seconds per deal)"""
     hands: int = 400
-    """deals of the long match"""
+    """deals of the long match (more than the warm-up's 4 x --cpus for the driver's marginal cost)"""
     repeats: int = 2
     """timings per worker count (alternating)"""
     cpus: int = 2
@@ -110,7 +110,8 @@ def arena(args: Args) -> dict:
                                      "load_before": before, "load_after": load()})
             print(f"arena, {workers} worker(s): {timings[workers][-1]}", file=sys.stderr, flush=True)
     local_wall, local_cpu, _, local_summary = time_arena(args, 1, "local")
-    deals = args.hands * len(args.agents) * (len(args.agents) - 1) // 2
+    pairs = len(args.agents) * (len(args.agents) - 1) // 2
+    deals, extra_deals = args.hands * pairs, (args.hands - small) * pairs
     rows = {}
     for workers, runs in timings.items():
         wall = statistics.median(run["wall_seconds"] for run in runs)
@@ -131,10 +132,11 @@ def arena(args: Args) -> dict:
         "cpu_work_ratio_1_over_2": round(
             rows[1]["worker_cpu_seconds_per_deal"] / max(rows[2]["worker_cpu_seconds_per_deal"], 1e-9), 3),
         "results_identical_to_local": all(s == json.dumps(local_summary) for s in summaries),
-        # the driver's CPU per extra deal (slope between the warm-up run and the long ones: setup excluded)
+        # the driver's CPU per extra deal (slope between the warm-up run and the long ones: setup excluded);
+        # None when the long match is no longer than the warm-up's (no slope to take)
         "driver_marginal_cpu_ms_per_deal": round(1000 * max(
             statistics.median(run["driver_cpu_seconds"] for run in timings[2]) - small_driver_cpu, 0.0)
-            / (deals - small * len(args.agents) * (len(args.agents) - 1) // 2), 3),
+            / extra_deals, 3) if extra_deals > 0 else None,
     }
 
 
@@ -180,8 +182,9 @@ def projection(args: Args, arena_result: dict, train_result: dict) -> dict:
     workers = args.nodes * args.cores_per_node
     per_deal = arena_result["workers"][2]["worker_cpu_seconds_per_deal"]
     driver_ms = arena_result["driver_marginal_cpu_ms_per_deal"]
-    if driver_ms <= 0:  # too noisy to separate from the setup: the whole driver CPU per deal, an upper bound
-        driver_ms = arena_result["workers"][2]["driver_cpu_ms_per_deal"]
+    if not driver_ms or driver_ms <= 0:  # none, or too noisy to separate from the setup: the whole driver CPU
+        # per deal, an upper bound
+        driver_ms = max(arena_result["workers"][2]["driver_cpu_ms_per_deal"], 1e-3)
     actors = train_result["actors"]
     per_sample = actors[1]["actor_ms_per_1k_samples"] / 1e6  # an actor's wall seconds per sample, one actor
     learner_cap = 1e6 / max(actors[2]["update_ms_per_1k_samples"], 1e-3)
