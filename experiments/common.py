@@ -166,8 +166,14 @@ class OneSeatArgs(LibraryArgs):
 
     @property
     def learner_seat(self) -> str | int:
-        """``seat`` as the one-seat envs take it: ``"random"`` or the seat's number."""
-        return self.seat if self.seat == "random" else int(self.seat)
+        """``seat`` as the one-seat envs take it: ``"random"`` or the seat's number (``ValueError`` naming
+        ``seat`` for anything else; the env checks the number's range)."""
+        if self.seat == "random":
+            return self.seat
+        try:
+            return int(self.seat)
+        except ValueError:
+            raise ValueError(f"seat must be 'random' or a seat number, got {self.seat!r}") from None
 
 
 class LossLog:

@@ -28,6 +28,7 @@ import numpy as np
 import torch
 import tyro
 
+from agents.base import positive_int
 from agents.neural.training import set_threads
 from experiments.common import OneSeatArgs
 
@@ -105,6 +106,7 @@ def train(args: Args) -> dict:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import Logger
 
+    positive_int(args.total_timesteps, "total_timesteps")  # 0 would save an untrained model
     set_threads(args.torch_threads, args.numba_threads)
     env = make_training_env(args)
     model = MaskablePPO(

@@ -30,6 +30,7 @@ from tianshou.env.pettingzoo_env import PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
+from agents.base import positive_int
 from agents.neural.training import set_threads
 from experiments.common import OneSeatArgs
 from trick_gym.pettingzoo import LearnerSeatTable
@@ -83,6 +84,8 @@ def make_algorithm(args: Args, env: PettingZooEnv) -> MultiAgentOffPolicyAlgorit
 
 
 def train(args: Args) -> dict:
+    positive_int(args.epochs, "epochs")  # 0 would only evaluate the untrained network
+    positive_int(args.epoch_num_steps, "epoch_num_steps")
     set_threads(args.torch_threads, 1)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)

@@ -82,6 +82,21 @@ def test_sb3_check_env_passes_on_the_one_seat_env():
         check_env(OneSeatEnv("asserufen", illegal_action="terminate"), warn=False)
 
 
+@pytest.mark.parametrize("recipe_name, extra, options, complaint", [
+    ("sb3_maskable_ppo", "sb3", {"total_timesteps": 0, "save_path": ""}, "total_timesteps must be a positive integer"),
+    ("sb3_maskable_ppo", "sb3", {"seat": "north", "total_timesteps": 8, "save_path": ""},
+     "seat must be 'random' or a seat number, got 'north'"),
+    ("tianshou_pettingzoo", "tianshou", {"epochs": 0, "progress": False}, "epochs must be a positive integer"),
+])
+def test_a_one_seat_recipe_names_an_option_that_would_train_nothing(recipe_name, extra, options, complaint):
+    require({"sb3": "sb3_contrib"}.get(extra, extra), extra)
+    import importlib
+
+    recipe = importlib.import_module(f"experiments.{recipe_name}")
+    with pytest.raises(ValueError, match=complaint):
+        recipe.train(recipe.Args(**options))
+
+
 # ------------------------------------------------------------------------------------------------ TorchRL
 
 
