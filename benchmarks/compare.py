@@ -43,6 +43,8 @@ TARGETS = {
     "bavarian_batch_env_steps_per_second_all_threads": 1_000_000.0,
 }
 BATCH_SIZE = 4096
+PLOT = "benchmarks/scaling.png"
+"""The full run's scaling plot: the figure of ``docs/benchmarks.md``, tracked in git."""
 
 
 @dataclass
@@ -53,8 +55,9 @@ class Args:
     """short windows, no cold start: under two minutes with a warm numba cache"""
     json: str | None = None
     """write every figure, the ratios and the targets as JSON here"""
-    plot: str | None = "benchmarks/scaling.png"
-    """write the scaling plot (PNG) here; empty to skip"""
+    plot: str | None = None
+    """write the scaling plot (PNG) here; empty to skip (default: benchmarks/scaling.png, the figure of
+    docs/benchmarks.md, on a full run; none on a --quick run, whose short sweep would replace it)"""
     markdown: str | None = None
     """write the tables of docs/benchmarks.md here"""
     games: tuple[str, ...] = ours.GAMES
@@ -193,11 +196,12 @@ def run(args: Args, budget: Budget | None = None) -> dict:
     _say("scaling ...")
     scaling_game = "bavarian" if "bavarian" in args.games else args.games[0]
     result["scaling"] = scaling.sweep(scaling_game, list(budget.scaling_sizes), budget.scaling_window)
-    if args.plot:
+    plot = args.plot if args.plot is not None else (None if args.quick else PLOT)
+    if plot:
         cpu = result["machine"]
         label = f"{cpu['cpu_model']}, {cpu['cores']} cores, Python {platform.python_version()}"
-        scaling.plot(result["scaling"], args.plot, label)
-        result["plot"] = args.plot
+        scaling.plot(result["scaling"], plot, label)
+        result["plot"] = plot
 
     result["machine"]["threading_layer"] = numba.threading_layer()
     result["machine"]["omp_wait_policy"] = os.environ.get("OMP_WAIT_POLICY")  # set by trick_core.batch_loops

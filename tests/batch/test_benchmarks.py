@@ -59,6 +59,15 @@ def test_compare_runs_end_to_end_and_writes_json_and_plot(tmp_path, capsys):
     }
 
 
+def test_a_quick_run_leaves_the_committed_scaling_plot_alone(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # compare.PLOT is relative: here it lands in tmp_path
+    (tmp_path / "benchmarks").mkdir()
+    quick = compare.run(compare.Args(quick=True, games=("bavarian",)), compare.SMOKE)
+    assert "plot" not in quick and not (tmp_path / compare.PLOT).exists()
+    full = compare.run(compare.Args(games=("bavarian",)), compare.SMOKE)
+    assert full["plot"] == compare.PLOT and (tmp_path / compare.PLOT).stat().st_size > 1000
+
+
 def test_startup_scripts_compile():
     for case in ("aec_env", "batch_env"):
         for game in ("bavarian", "knuffeln"):
