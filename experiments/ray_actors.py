@@ -233,9 +233,14 @@ class ActorPool:
                                     log_to_driver=ray_address is not None)
         self._last_weights = None
         self.restarts = 0
+        self.workers = []
         remote = ray.remote(num_cpus=1, max_restarts=max_restarts, max_task_retries=0)(ExperienceWorker)
-        self.workers = [remote.remote(a, config, make_policy, make_collector) for a in range(num_actors)]
-        ray.get([worker.ping.remote() for worker in self.workers])  # surface construction errors here
+        try:
+            self.workers = [remote.remote(a, config, make_policy, make_collector) for a in range(num_actors)]
+            ray.get([worker.ping.remote() for worker in self.workers])  # surface construction errors here
+        except BaseException:  # a policy or collector that fails to build, or Ctrl+C: no actor or Ray left over
+            self.close()
+            raise
 
     def broadcast(self, state_dict: dict, version: int, extra=None) -> None:
         """Send the learner's weights (and ``extra``, for the collectors) to every actor."""
