@@ -218,6 +218,9 @@ class ActorPool:
     ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r}; choose from {list(BACKENDS)}")
+        if backend != "ray" and ray_address is not None:
+            raise ValueError(f"ray_address {ray_address!r} needs the ray backend (the {backend!r} backend would "
+                             "ignore it)")
         if isinstance(num_actors, bool) or not isinstance(num_actors, int) or num_actors < 1:
             raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
         game_spec(config.game)

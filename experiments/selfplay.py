@@ -230,6 +230,9 @@ class SelfPlay:
 
     def __init__(self, args: SelfPlayArgs, *, algo: str, head: str, config: dict, network, optimizer,
                  rng: np.random.Generator, device, scale: float, collector_class) -> None:
+        if args.ray_address is not None and not args.actors:
+            raise ValueError(f"--ray-address {args.ray_address!r} needs --actors N (with --actors 0 the learner's "
+                             "process plays every rollout and would ignore it)")
         self.args, self.network = args, network
         pool = OpponentPool(args.pool_size if args.opponent_fraction > 0 else 0, args.anchor_share)
         if args.init_from and args.anchor_share > 0:

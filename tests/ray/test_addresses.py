@@ -66,3 +66,16 @@ def test_a_ray_address_without_the_ray_backend_is_refused_not_ignored():
         arena.main(arena.Args(game="bavarian", agents=["random", "rules"], hands=1, ray_address="auto"))
     with pytest.raises(ValueError, match="--ray-address 'auto' needs --backend ray"):
         tournament.run_tournament(tournament.Args(games=["bavarian"], hands=1, ray_address="auto"))
+
+
+def test_a_ray_address_for_actors_that_do_not_run_on_ray_is_refused_not_ignored(tmp_path):
+    from experiments import ppo
+    from experiments.ray_actors import ActorConfig, ActorPool, make_masked_policy
+    from experiments.selfplay import SelfPlay
+
+    with pytest.raises(ValueError, match="ray_address 'auto' needs the ray backend"):
+        ActorPool(2, ActorConfig("bavarian", num_envs=2, steps=2), make_masked_policy, backend="local",
+                  ray_address="auto")
+    with pytest.raises(ValueError, match="--ray-address 'auto' needs --actors N"):  # checked before anything is built
+        SelfPlay(ppo.Args(actors=0, ray_address="auto", runs_dir=str(tmp_path)), algo="ppo", head="policy",
+                 config={}, network=None, optimizer=None, rng=None, device=None, scale=1.0, collector_class=None)
