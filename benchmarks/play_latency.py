@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import tyro
 
+from benchmarks.timing import check_positive
+
 
 @dataclass
 class Args:
@@ -52,28 +54,40 @@ def view_build_ms(game: str, seed: int, repeats: int = 200) -> float:
     return (time.perf_counter() - started) / repeats * 1000
 
 
+SEATS = {"bavarian": 4, "palatinate": 3, "asserufen": 4, "knuffeln": 4}
+
+
+def answer(response) -> dict:
+    """The server's JSON answer, or ``RuntimeError`` with the server's own message (an unknown bot, a
+    refused move) instead of a ``KeyError`` on the error's JSON."""
+    if response.is_error:
+        raise RuntimeError(f"the table's server answered {response.status_code} to {response.request.method} "
+                           f"{response.request.url.path}: {response.text[:500]}")
+    return response.json()
+
+
 def play_one_game(client, url: str, args: Args, game: str) -> dict:
     rng = random.Random(args.seed)
     latencies, moves, started = [], 0, time.perf_counter()
-    seats = {"bavarian": 4, "palatinate": 3, "asserufen": 4, "knuffeln": 4}[game]
-    bots = {f"player_{k}": args.bot for k in range(1, seats)}
-    view = client.post(url + "/api/sessions",
-                       json={"game": game, "seat": "player_0", "bots": bots, "seed": args.seed}).json()
+    bots = {f"player_{k}": args.bot for k in range(1, SEATS[game])}
+    view = answer(client.post(url + "/api/sessions",
+                              json={"game": game, "seat": "player_0", "bots": bots, "seed": args.seed}))
     for hand in range(args.hands):
         while not view["over"]:
             if view["legal"]:
                 entry = rng.choice(view["legal"])
                 move = {"action": entry["action"], "hand": view["hand_number"], "move": view["move_number"]}
-                view = client.post(url + f"/api/sessions/{view['session']}/move", json=move).json()
+                view = answer(client.post(url + f"/api/sessions/{view['session']}/move", json=move))
                 continue
             asked = time.perf_counter()
-            client.get(url + "/api/catalog")
-            view = client.get(url + f"/api/sessions/{view['session']}").json()
+            answer(client.get(url + "/api/catalog"))
+            view = answer(client.get(url + f"/api/sessions/{view['session']}"))
             latencies.append((time.perf_counter() - asked) * 1000 / 2)
             time.sleep(0.01)
         moves += view["move_number"]
         if hand + 1 < args.hands:
-            view = client.post(url + f"/api/sessions/{view['session']}/next", json={"hand": view["hand_number"]}).json()
+            view = answer(client.post(url + f"/api/sessions/{view['session']}/next",
+                                      json={"hand": view["hand_number"]}))
     return {
         "hands": args.hands,
         "moves": moves,
@@ -91,6 +105,9 @@ def main(args: Args) -> None:
 
     from play.server import AppSettings, create_app
 
+    check_positive(args, "hands", "bot_delay", zero_allowed=("bot_delay",))
+    if unknown := sorted(set(args.games) - set(SEATS)):
+        raise ValueError(f"unknown game(s) {unknown}; choose from {list(SEATS)}")
     app = create_app(AppSettings(bot_delay=args.bot_delay))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

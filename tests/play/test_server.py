@@ -473,6 +473,18 @@ def test_record_files_named_at_start_are_listed(tmp_path):
         assert frame.status_code == 200 and frame.json()["viewer"] == "player_2"
 
 
+@pytest.mark.parametrize("options, error, complaint", [
+    ({"bot": "nosuchbot"}, RuntimeError, r"answered 400 to POST /api/sessions: .*unknown bot 'nosuchbot'"),
+    ({"hands": 0}, ValueError, "--hands must be positive"),
+    ({"games": ("skat",)}, ValueError, r"unknown game\(s\) \['skat'\]"),
+])
+def test_latency_benchmark_names_what_it_cannot_measure(options, error, complaint):
+    from benchmarks.play_latency import Args, main
+
+    with pytest.raises(error, match=complaint):
+        main(Args(**{"bot": "random", "bot_delay": 0.0, "games": ("bavarian",), **options}))
+
+
 def test_latency_benchmark_prints_json(capsys):
     from benchmarks.play_latency import Args, main
 
