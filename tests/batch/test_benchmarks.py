@@ -68,6 +68,16 @@ def test_a_quick_run_leaves_the_committed_scaling_plot_alone(tmp_path, monkeypat
     assert full["plot"] == compare.PLOT and (tmp_path / compare.PLOT).stat().st_size > 1000
 
 
+def test_a_target_that_was_not_measured_is_not_reported_missed(capsys):
+    result = compare.run(compare.Args(quick=True, games=("bavarian",), plot=""), compare.SMOKE)
+    knuffeln = result["targets"]["knuffeln_batch_vs_reference"]  # the game was not asked for
+    assert knuffeln["measured"] is None and knuffeln["met"] is None
+    assert result["targets"]["bavarian_batch_vs_reference"]["met"] is True
+    compare.print_summary(result)
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if "knuffeln_batch_vs_reference" in line]
+    assert line.endswith("not measured") and "MISSED" not in line
+
+
 def test_startup_scripts_compile():
     for case in ("aec_env", "batch_env"):
         for game in ("bavarian", "knuffeln"):
