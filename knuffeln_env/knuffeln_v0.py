@@ -173,13 +173,15 @@ Decisions where the rules are silent: ``docs/rules/knuffeln.md#decisions-where-t
 
 from __future__ import annotations
 
+from typing import Unpack
+
 import numpy as np
 
 from trick_core import render
-from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.bits import make_rng
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
+from trick_core.env_options import OBSERVATION_TYPES, EnvOptions, check_env_options
 from trick_core.kernel_env import Deal, KernelEnv, make_deal, seed_of
 
 from .knuffeln import kernel
@@ -207,13 +209,9 @@ class KnuffelnEnv(KernelEnv):
         players: int = 4,
         talk: str = "off",
         match: bool = False,
-        render_mode: str | None = None,
-        observation_type: str = "observation",
-        illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
-        **unknown,
+        **options: Unpack[EnvOptions],
     ) -> None:
-        check_no_unknown_kwargs(GAME, unknown)
+        check_env_options(GAME, options)
         params = kernel.make_params(variant, players, talk)
         if not isinstance(match, bool):
             raise ValueError(f"{GAME}: match must be True or False, got {match!r}")
@@ -224,12 +222,9 @@ class KnuffelnEnv(KernelEnv):
         talk_mode, tokens = kernel.parse_talk(talk)
         talk_name = ("off", "lexicon", f"tokens:{tokens}")[talk_mode]
         config = {"variant": variant, "players": players, "talk": talk_name, "match": match}
-        super().__init__(
-            players, config, render_mode=render_mode, observation_type=observation_type,
-            illegal_action=illegal_action, illegal_reward=illegal_reward,
-        )
+        super().__init__(players, config, **options)
         self._match = match
-        self._kernel_obs_size = kernel.observation_size(params, OBSERVATION_TYPES.index(observation_type))
+        self._kernel_obs_size = kernel.observation_size(params, OBSERVATION_TYPES.index(self.observation_type))
         self._setup_kernel(params, self._kernel_obs_size + (match_play.MATCH_FEATURES if match else 0),
                            kernel.OBS_HIGH)
         self._reset_match()

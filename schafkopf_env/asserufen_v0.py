@@ -160,12 +160,15 @@ agent knows; `RuntimeError` in the very rare case that no consistent deal is fou
 
 from __future__ import annotations
 
+from typing import Unpack
+
 import numpy as np
 
 from schafkopf_env.asserufen import kernel
 from schafkopf_env.four_hands import FourHandsEnv
 from trick_core import render
 from trick_core.cards import FRENCH_32
+from trick_core.env_options import EnvOptions
 
 GAME = kernel.GAME
 NUM_SEATS = kernel.NUM_SEATS
@@ -180,14 +183,9 @@ class AsserufenEnv(FourHandsEnv):
     def __init__(
         self,
         max_doublings: int = kernel.DEFAULT_MAX_DOUBLINGS,
-        render_mode: str | None = None,
-        observation_type: str = "observation",
-        illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
-        **unknown,
+        **options: Unpack[EnvOptions],
     ) -> None:
-        rules = {"max_doublings": max_doublings}
-        super().__init__(rules, unknown, render_mode, observation_type, illegal_action, illegal_reward)
+        super().__init__({"max_doublings": max_doublings}, options)
 
     # ------------------------------------------------------------ inspection
     def state(self) -> dict:

@@ -122,10 +122,13 @@ Decisions where the rules are silent are listed, with their reasons, in
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from schafkopf_env.bavarian import kernel
 from schafkopf_env.four_hands import FourHandsEnv
 from trick_core import render
 from trick_core.cards import GERMAN_32
+from trick_core.env_options import EnvOptions
 
 GAME = kernel.GAME
 
@@ -137,15 +140,8 @@ class BavarianSchafkopfEnv(FourHandsEnv):
     deck = GERMAN_32
     kernel = kernel
 
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        observation_type: str = "observation",
-        illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
-        **unknown,
-    ) -> None:
-        super().__init__({}, unknown, render_mode, observation_type, illegal_action, illegal_reward)
+    def __init__(self, **options: Unpack[EnvOptions]) -> None:
+        super().__init__({}, options)
 
     # ------------------------------------------------------------ inspection
     def state(self) -> dict:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
+from trick_core.env_options import OBSERVATION_TYPES, EnvOptions, check_env_options
 from trick_core.kernel_env import Deal, KernelEnv
 
 DEFAULT_DEALER = 3
@@ -27,24 +27,16 @@ DEFAULT_DEALER = 3
 class FourHandsEnv(KernelEnv):
     """Base of the four-seat Schafkopf envs whose deal is four hands of eight (module docstring)."""
 
-    def __init__(
-        self,
-        rules: dict,
-        unknown: dict,
-        render_mode: str | None,
-        observation_type: str,
-        illegal_action: str,
-        illegal_reward: float,
-    ) -> None:
+    def __init__(self, rules: dict, options: EnvOptions) -> None:
         """The env of the kernel's game with the rule options ``rules`` (integers, passed to the kernel's
-        ``make_params``); ``unknown`` holds the constructor options the game does not know (``ValueError``
-        naming them, before any other check)."""
+        ``make_params``) and the constructor's other ``options`` (``EnvOptions``: any other name is a
+        ``ValueError`` naming it, before any other check)."""
         k = self.kernel
-        check_no_unknown_kwargs(self.game_name, unknown)
+        check_env_options(self.game_name, options)
         params = k.make_params(**rules)
         config = {name: int(value) for name, value in rules.items()}
-        super().__init__(k.NUM_SEATS, config, render_mode, observation_type, illegal_action, illegal_reward)
-        obs_size = k.OBS_SIZES[OBSERVATION_TYPES.index(observation_type)]
+        super().__init__(k.NUM_SEATS, config, **options)
+        obs_size = k.OBS_SIZES[OBSERVATION_TYPES.index(self.observation_type)]
         self._setup_kernel(params, obs_size, getattr(k, "OBS_HIGH", 1.0))
 
     def _parse_deal(self, options: dict) -> Deal:

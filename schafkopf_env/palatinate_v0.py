@@ -157,13 +157,15 @@ Decisions where the rules are silent: P1–P14 of ``docs/rules/palatinate_schafk
 
 from __future__ import annotations
 
+from typing import Unpack
+
 import numpy as np
 
 from schafkopf_env.palatinate import kernel
 from trick_core import render
-from trick_core.aec import OBSERVATION_TYPES, check_no_unknown_kwargs
 from trick_core.cards import FRENCH_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
+from trick_core.env_options import OBSERVATION_TYPES, EnvOptions, check_env_options
 from trick_core.kernel_env import Deal, KernelEnv, make_deal
 
 GAME = kernel.GAME
@@ -179,17 +181,13 @@ class PalatinateEnv(KernelEnv):
         self,
         players: int = 3,
         max_doublings: int = 4,
-        render_mode: str | None = None,
-        observation_type: str = "observation",
-        illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
-        **unknown,
+        **options: Unpack[EnvOptions],
     ) -> None:
-        check_no_unknown_kwargs(GAME, unknown)
+        check_env_options(GAME, options)
         params = kernel.make_params(players=players, max_doublings=max_doublings)
         config = {"players": int(players), "max_doublings": int(max_doublings)}
-        super().__init__(int(players), config, render_mode, observation_type, illegal_action, illegal_reward)
-        obs_type = OBSERVATION_TYPES.index(observation_type)
+        super().__init__(int(players), config, **options)
+        obs_type = OBSERVATION_TYPES.index(self.observation_type)
         self._setup_kernel(params, kernel.observation_size(self.num_seats, int(max_doublings), obs_type))
 
     # ------------------------------------------------------------ deals

@@ -21,7 +21,8 @@ backed by its compiled kernel:
 | ``_render_text()`` | the table as text |
 
 Subclasses also set ``game_name``, ``deck``, ``action_names`` (index = action) and call
-``_setup_spaces``.
+``_setup_spaces``. Their constructors take the game's rule options by name and the options every env
+shares as ``**options: Unpack[EnvOptions]`` (``trick_core.env_options``).
 
 Speed: a step of the AEC loop costs a few microseconds, so the per-step path is kept lean. ``step``
 handles the common case (the hand goes on) inline and calls ``_after_action`` only when the hand is over;
@@ -36,15 +37,14 @@ from __future__ import annotations
 
 import copy
 import json
-import math
-from typing import Any
+from typing import Any, Unpack
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-OBSERVATION_TYPES = ("observation", "information_state", "perfect")
-ILLEGAL_ACTION_MODES = ("raise", "terminate")
+from .env_options import EnvOptions, checked_env_options
+
 DEAL_OPTION_KEYS = frozenset({"dealer", "hands", "skat", "stock", "record"})
 IGNORED_RESET_KEYS = frozenset({"options"})
 """PettingZoo's ``api_test`` calls ``reset(options={"options": 1})``; that key alone is tolerated."""
@@ -74,11 +74,6 @@ class ActionTypeError(IllegalActionError, TypeError):
     error, raised whatever ``illegal_action`` says; still an ``IllegalActionError``, as every rejected step."""
 
 
-class UnknownRenderModeError(ValueError, TypeError):
-    """A ``render_mode`` the env does not offer; a ``TypeError`` too, because Stable-Baselines3 (``make_vec_env``,
-    ``MaskablePPO("MlpPolicy", "Bavarian-v0")``) asks for ``"rgb_array"`` and falls back only on ``TypeError``."""
-
-
 class TrickTakingEnv(AECEnv):
     """Base class of every environment of the project (see the module docstring)."""
 
@@ -91,30 +86,14 @@ class TrickTakingEnv(AECEnv):
     _clone_copies_rng = False
     """True for envs that draw from ``_np_random`` during an episode (not only at reset)."""
 
-    def __init__(
-        self,
-        num_seats: int,
-        config: dict,
-        render_mode: str | None = None,
-        observation_type: str = "observation",
-        illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
-    ) -> None:
+    def __init__(self, num_seats: int, config: dict, **options: Unpack[EnvOptions]) -> None:
+        """``config``: the game's rule options as the game record states them; ``options``: ``EnvOptions``."""
         super().__init__()
-        modes = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            raise UnknownRenderModeError(f"unknown render_mode {render_mode!r}; choose from {modes}")
-        if observation_type not in OBSERVATION_TYPES:
-            raise ValueError(f"unknown observation_type {observation_type!r}; choose from {OBSERVATION_TYPES}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"unknown illegal_action {illegal_action!r}; choose from {ILLEGAL_ACTION_MODES}")
-        finite = isinstance(illegal_reward, (int, float, np.integer, np.floating)) and math.isfinite(illegal_reward)
-        if isinstance(illegal_reward, bool) or not finite:
-            raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
-        self.render_mode = render_mode
-        self.observation_type = observation_type
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        options = checked_env_options(self.game_name, options, self.metadata["render_modes"])
+        self.render_mode = options["render_mode"]
+        self.observation_type = options["observation_type"]
+        self.illegal_action = options["illegal_action"]
+        self.illegal_reward = options["illegal_reward"]
         self.config = dict(config)
         self.num_seats = num_seats
         self.possible_agents = [f"player_{i}" for i in range(num_seats)]
@@ -590,9 +569,3 @@ def check_seed(seed, game: str) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"{game}: seed must be a non-negative integer (or None), got {seed!r}")
     return int(seed)
-
-
-def check_no_unknown_kwargs(game: str, kwargs: dict) -> None:
-    """Raise ``ValueError`` naming constructor options the game does not know."""
-    if kwargs:
-        raise ValueError(f"{game}: unknown option(s) {sorted(kwargs)}")

@@ -19,7 +19,8 @@ import numpy as np
 from gymnasium.vector.utils import batch_space
 
 from . import batch_loops
-from .aec import OBSERVATION_TYPES, TrickTakingEnv, check_seed
+from .aec import TrickTakingEnv, check_seed
+from .env_options import OBSERVATION_TYPES
 
 
 class BatchStep(NamedTuple):

@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import drivers
-from .aec import OBSERVATION_TYPES, TrickTakingEnv
+from .aec import TrickTakingEnv
 from .bits import make_rng, rng_state
 from .compiled_kernel import (
     ADVANCE_SIGNATURE,
@@ -47,6 +47,7 @@ from .compiled_kernel import (
     SETTLEMENT_SIGNATURE,
     CompiledKernel,
 )
+from .env_options import OBSERVATION_TYPES
 
 
 class Deal(NamedTuple):

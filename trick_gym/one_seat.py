@@ -33,12 +33,12 @@ import gymnasium
 import numpy as np
 
 from trick_core.aec import IllegalActionError, integer_action
+from trick_core.env_options import check_illegal_action
 
 from .games import GYM_IDS, check_game, make_aec_env
 from .opponents import resolve_opponents
 
 OBSERVATION_MODES = ("vector", "dict")
-ILLEGAL_ACTION_MODES = ("raise", "terminate")
 MAX_SKIPPED_HANDS = 1000
 """A seat that takes no decision in this many hands in a row never will (e.g. a seat that always sits out)."""
 
@@ -89,8 +89,7 @@ class OneSeatEnv(gymnasium.Env):
         **config,
     ) -> None:
         self.game = check_game(game)
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"unknown illegal_action {illegal_action!r}; choose from {ILLEGAL_ACTION_MODES}")
+        illegal_reward = check_illegal_action(illegal_action, illegal_reward)
         self.aec_env = make_aec_env(game, observation_type=observation_type, render_mode=render_mode, **config)
         """The PettingZoo table the hand is played on (``game_record()``, ``state()`` for analysis)."""
         self.config = dict(self.aec_env.config)
@@ -102,7 +101,7 @@ class OneSeatEnv(gymnasium.Env):
         )
         self.action_space = gymnasium.spaces.Discrete(self.aec_env.num_actions)
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.opponents = resolve_opponents(opponents, game, self.num_seats - 1)
         self.seat = self.seat_choice if self.seat_choice != "random" else 0

@@ -14,8 +14,8 @@ from pettingzoo.test import api_test, seed_test
 from schafkopf_env import bavarian_v0
 from schafkopf_env.bavarian import kernel, reference
 from tests.tables import live_turns
-from trick_core.aec import OBSERVATION_TYPES
 from trick_core.bits import make_rng
+from trick_core.env_options import OBSERVATION_TYPES
 
 AGENTS = [f"player_{s}" for s in range(4)]
 HAND_A = {

@@ -11,7 +11,7 @@ import pytest
 
 from knuffeln_env import knuffeln_v0
 from knuffeln_env.knuffeln import kernel as knuffeln_kernel
-from trick_core.aec import OBSERVATION_TYPES
+from trick_core.env_options import ENV_OPTION_DEFAULTS, OBSERVATION_TYPES
 from trick_core.registry import GAME_NAMES, game_spec
 
 HEADINGS = ["Arguments", "Observation space", "Action space", "Rewards", "Deals and records", "Version history"]
@@ -45,6 +45,7 @@ def test_the_arguments_listed_are_the_constructors(game):
     module = game_spec(game).env_module()
     parameters = inspect.signature(module.env).parameters
     accepted = {name for name, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
+    accepted |= set(ENV_OPTION_DEFAULTS)  # every env's **options: Unpack[EnvOptions]
     assert _documented_arguments(_section(module.__doc__, "Arguments")) == accepted
     with pytest.raises(ValueError, match="no_such_option"):
         module.env(no_such_option=1)

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.tables import table_after_random_steps
-from trick_core.aec import OBSERVATION_TYPES, IllegalActionError
+from trick_core.aec import IllegalActionError
+from trick_core.env_options import OBSERVATION_TYPES
 from trick_core.registry import VARIANTS, game_spec, variant_id
 
 VARIANT_IDS = [variant_id(game, config) for game, config in VARIANTS]
