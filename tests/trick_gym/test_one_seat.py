@@ -123,6 +123,12 @@ def test_illegal_action_raises_by_default_and_can_terminate():
         terminating.step(0)
 
 
+@pytest.mark.parametrize("reward", [float("nan"), float("inf"), "-1", True])
+def test_illegal_reward_must_be_a_finite_number(reward):
+    with pytest.raises(ValueError, match="illegal_reward must be a finite number"):
+        OneSeatEnv("bavarian", illegal_action="terminate", illegal_reward=reward)
+
+
 @pytest.mark.parametrize("illegal_action", ["raise", "terminate"])
 def test_an_action_that_is_not_an_integer_is_a_type_error_in_either_mode(illegal_action):
     env = gymnasium.make("Bavarian-v0", illegal_action=illegal_action)
