@@ -415,6 +415,22 @@ def test_called_ace_may_be_discarded_as_the_last_card(table):
     assert list(game.settlement()) == [10, 10, -10, -10]
 
 
+# player_1 holds the called ace with bells only; acorns are never led before its last two cards.
+TWO_LEFT = full_deal("EO GO HO SO EU GU E9 S9", "EA SA S10 SK S8 S7 HA H10", "GA G10 GK G9 G8 G7 HK H9")
+# player_3 gets E10 EK E8 E7 HU H8 H7 SU
+
+
+def test_called_ace_may_not_be_discarded_with_two_cards_left(table):
+    game = table(TWO_LEFT)
+    game.play("rufer", "pass", "pass", "pass", "call:E")
+    game.play("HO", "HA", "H9", "HU", "EU", "H10", "HK", "SU", "GU", "S10", "GA", "H7")  # player_0 wins all
+    game.play("EO", "S7", "G8", "H8", "S9", "SK", "GK", "E10")  # player_1 wins the bells trick
+    game.play("SA", "G10", "EK", "GO")  # player_0 trumps and leads trick 7
+    assert game.trick_winners() == [0, 0, 0, 0, 1, 0]
+    game.play("SO")
+    assert game.legal() == {"S8"}  # void in trumps with EA S8 left: only the last card may be the ace
+
+
 # ---------------------------------------------------------------- 3./5. Touts, Schwarz, settlement
 STRONG = "EO GO HO SO EU GU HU HA"  # seven top trumps and the ace of hearts
 
@@ -501,6 +517,7 @@ def test_scoring_table(contract, points, tricks, laufende, tout_lost, won, value
         ("wenz", None, "HU SU", 2),  # without two
         ("wenz", None, "EO GO HO SO", 4),  # Obers do not count in a Wenz: without four Unters
         ("wenz_tout", None, "EU GU HU", 3),
+        ("wenz_tout", None, "EU GU", 2),  # a Wenz Tout counts from two, as a Wenz does (B10)
         ("sie", None, "EO GO HO SO EU GU HU SU", 8),
     ],
 )
