@@ -6,6 +6,7 @@ import pytest
 
 from schafkopf_env import asserufen_v0
 from schafkopf_env.asserufen import kernel as K
+from schafkopf_env.asserufen.reference import AsserufenReference
 from trick_core.aec import IllegalActionError
 from trick_core.cards import FRENCH_32
 
@@ -53,6 +54,14 @@ def legal(env):
 
 def total_rewards(env):
     return [env._cumulative_rewards[a] for a in env.possible_agents]
+
+
+def reference_replay(hands, actions, dealer=0):
+    """The same deal and actions on the plain-Python reference (``hands`` keyed by player name)."""
+    game = AsserufenReference(dealer, [hands[f"player_{seat}"] for seat in range(4)])
+    for action in actions:
+        game.apply(action)
+    return game
 
 
 # ------------------------------------------------------------------ bidding
@@ -289,6 +298,13 @@ def test_called_card_rules(hand, trick, done, expected, rule):
     state = called_state(hand, trick, done, leader=leader)
     mask = K.legal_card_bits(state, 2)
     assert set(FRENCH_32.names_of(int(mask))) == set(expected.split()), rule
+    # the reference in the same position: CA called by player_1, hearts trump, partner player_2 to play
+    game = AsserufenReference(3, [[] for _ in range(4)])
+    game.contract, game.trump_suit, game.declarer, game.partner, game.called_card = "ace_call", "H", 1, 2, "CA"
+    game.phase, game.called_suit_rules_over = "play", done
+    game.trick = [((leader + i) % 4, card) for i, card in enumerate(trick)]
+    game.hands[2] = set(hand.split())
+    assert set(game.legal_cards(2)) == set(expected.split()), rule
 
 
 def test_called_card_rules_do_not_bind_other_players():
@@ -449,18 +465,20 @@ def test_solo_offers_only_to_the_three_opponents():
 def test_source_example_ace_call_worth_six():
     """Side with the top four trumps (CQ SQ HQ DQ, CJ against) takes 94: 1 + schneider + with 4 = 6."""
     env = new_env(DEAL_A)
-    play(env, ["haenge_an", "weg", "weg", "weg", "call:C"])
-    play(
-        env,
+    actions = ["haenge_an", "weg", "weg", "weg", "call:C"] + (
         "C10 no_double CA no_double C8 no_double C7 H9 DJ H7 H10 SK S10 HA SA HQ DQ CJ S7 SQ HJ H8 D9 "
-        "C9 D10 CK S8 S9 D7 HK DA CQ SJ DK D8".split(),
+        "C9 D10 CK S8 S9 D7 HK DA CQ SJ DK D8".split()
     )
+    play(env, actions)
     st = env.state()
     side = {"player_1", "player_2"}
     side_points = sum(POINTS[c[1:]] for t in st["tricks"] if t["winner"] in side for _, c in t["cards"])
     assert side_points == 94
     assert st["score"]["hoch"] == 4 and st["score"]["schneider"] == 1 and st["score"]["value"] == 6
     assert total_rewards(env) == [-6.0, 6.0, 6.0, -6.0]  # each opponent pays 6, declarer and partner get 6
+    game = reference_replay(DEAL_A, actions)
+    assert game.hoch() == 4 and game.game_value() == (True, 6)  # no hearts point in the ace-call game
+    assert game.settlement() == [-6, 6, 6, -6]
 
 
 def test_source_example_heart_solo_worth_two():
@@ -472,17 +490,19 @@ def test_source_example_heart_solo_worth_two():
         "player_0": "H7 C7 S8 S7 DA D10 D9 D8".split(),
     }
     env = new_env(hands)
-    play(env, ["heart_solo", "weg", "weg", "weg"])
-    play(
-        env,
+    actions = ["heart_solo", "weg", "weg", "weg"] + (
         "SA no_double S10 no_double SK no_double S8 CQ DQ HJ H7 HK CJ DJ D10 D7 DK D9 H9 H10 HQ H8 DA S9 "
-        "SJ S7 CA C8 C7 SQ C10 HA C9 CK D8".split(),
+        "SJ S7 CA C8 C7 SQ C10 HA C9 CK D8".split()
     )
+    play(env, actions)
     st = env.state()
     declarer_points = sum(POINTS[c[1:]] for t in st["tricks"] if t["winner"] == "player_1" for _, c in t["cards"])
     assert declarer_points == 65
     assert st["score"]["hoch"] == 0 and st["score"]["hearts"] == 1 and st["score"]["value"] == 2
     assert total_rewards(env) == [-2.0, 6.0, -2.0, -2.0]
+    game = reference_replay(hands, actions)
+    assert game.hoch() == 0 and game.game_value() == (True, 2)  # the hearts point, no solo point
+    assert game.settlement() == [-2, 6, -2, -2]
 
 
 def test_lost_du_ends_at_the_first_trick_the_opponents_win():
