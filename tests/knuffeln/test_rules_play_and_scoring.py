@@ -175,6 +175,27 @@ def test_march_won():
     assert len(env.unwrapped.state()["tricks"]) == 9 and settlement(env) == [60, -60, 60, -60]
 
 
+def _march_after_one_accepted_turn(variant="bohmstedt"):
+    """Team 0 turns H2 (accepted), wins the first five tricks and marches through the other four."""
+    env = _jann_env(variant)
+    act(env, "turn:H2")
+    act_as(env, "player_1", "accept")
+    _follow(env)
+    _win_first_five(env, ("C4", "S8", "H9", "D9"))
+    for card in ("HA", "SA", "HJ", "SJ"):
+        act(env, card)
+        _follow(env)
+    assert env.unwrapped.state()["result"]["kind"] == "march"
+    return env
+
+
+@pytest.mark.parametrize(("variant", "units"), [("bohmstedt", 31), ("gruenberg1938", 21)])
+def test_march_pays_the_march_plus_accepted_turns(variant, units):
+    env = _march_after_one_accepted_turn(variant)  # 30 (Gruenberg: 20) + 1 accepted turn
+    assert env.unwrapped.state()["accepted_turns"] == 1
+    assert settlement(env) == [2 * units, -2 * units, 2 * units, -2 * units]
+
+
 def test_march_failed_by_losing_a_trick():
     env = _jann_env(seat0=JANN_HAND[:-1] + ["DK"], seat1=("H6", "SJ"))
     _win_first_five(env)
