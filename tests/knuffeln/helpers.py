@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from knuffeln_env import knuffeln_v0
+from knuffeln_env.knuffeln.reference import ReferenceHand
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 
 RULE_CONFIGS = [
@@ -71,6 +72,17 @@ def decline_exchanges(env) -> None:
 
 def legal(env) -> list[str]:
     return env.unwrapped.legal_action_strings()
+
+
+def reference_replay(env) -> ReferenceHand:
+    """The plain-Python reference taken through the env's hand so far: the same deal, the same actions."""
+    st = env.unwrapped.state()
+    config = st["config"]
+    ref = ReferenceHand(variant=config["variant"], players=config["players"], talk=config["talk"])
+    ref.start(st["dealer"], {int(p.split("_")[1]): cards for p, cards in st["dealt_hands"].items()}, st["stock_order"])
+    for _, action in st["history"]:
+        ref.apply(action)
+    return ref
 
 
 def settlement(env) -> list[float]:

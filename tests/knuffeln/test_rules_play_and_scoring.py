@@ -20,6 +20,7 @@ from .helpers import (
     make_env,
     obs_offset,
     phase,
+    reference_replay,
     settlement,
 )
 
@@ -194,6 +195,7 @@ def test_march_pays_the_march_plus_accepted_turns(variant, units):
     env = _march_after_one_accepted_turn(variant)  # 30 (Gruenberg: 20) + 1 accepted turn
     assert env.unwrapped.state()["accepted_turns"] == 1
     assert settlement(env) == [2 * units, -2 * units, 2 * units, -2 * units]
+    assert reference_replay(env).settlement == settlement(env)
 
 
 def test_march_failed_by_losing_a_trick():
@@ -334,6 +336,7 @@ def test_bernhard_turns_only_after_two_tricks_and_again_after_four():
     may_turn = []
     for card in ("H2", "C4", "S8", "H9", "D9"):
         may_turn.append(any(a.startswith("turn:") for a in legal(env)))
+        assert reference_replay(env).legal_actions() == sorted(legal(env))  # the reference agrees
         if may_turn[-1] and env.unwrapped.state()["accepted_turns"] == 0:
             act(env, f"turn:{card}")
             act_as(env, "player_1", "accept")
@@ -343,6 +346,7 @@ def test_bernhard_turns_only_after_two_tricks_and_again_after_four():
     assert may_turn == [False, False, True, False, True]
     act(env, "stop")
     assert settlement(env) == [22, -22, 22, -22]  # Jann 10 + 1 accepted turn, Bohmstedt scale
+    assert reference_replay(env).settlement == [22, -22, 22, -22]
 
 
 # ----------------------------------------------------------------------------- five players
