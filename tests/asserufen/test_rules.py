@@ -87,6 +87,7 @@ def test_bidding_ladder(said, expected):
     env = new_env(DEAL_A)
     play(env, said)
     assert legal(env) == expected
+    assert set(reference_replay(DEAL_A, said).legal_actions()) == expected
 
 
 @pytest.mark.parametrize(
@@ -104,6 +105,7 @@ def test_bidding_ladder(said, expected):
 )
 def test_darf_man_condition(hand, may):
     assert K.may_say_darf_man(np.uint64(FRENCH_32.mask_of(hand.split()))) == may
+    assert AsserufenReference(3, [hand.split(), [], [], []]).may_say_darf_man(0) == may
 
 
 def test_darf_man_is_refused_to_a_player_with_only_aced_suits_and_hearts():
@@ -200,6 +202,8 @@ def test_all_weg_throws_the_hand_in():
 def test_callable_cards(hand, callable_cards):
     mask = K.callable_cards(np.uint64(FRENCH_32.mask_of(hand.split())))
     assert set(FRENCH_32.names_of(int(mask))) == callable_cards
+    calls = AsserufenReference(3, [hand.split(), [], [], []]).legal_calls(0)
+    assert {call[5:] + "A" if len(call) == 6 else call[5:] for call in calls} == callable_cards
 
 
 def test_call_actions_in_the_env_and_the_partner_is_the_holder():

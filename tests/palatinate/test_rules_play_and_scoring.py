@@ -246,10 +246,23 @@ def test_source_example_with_a_sitting_out_dealer():
 # ------------------------------------------------------------------------------------ contra
 
 
+SOLO_CLUBS = ("solo", "pass", "pass", "trump:C", "no_schenken")
+
+
 def solo_clubs_by_player_0(**config):
     env = new_env(**config)
-    act(env, "solo", "pass", "pass", "trump:C", "no_schenken")
+    act(env, *SOLO_CLUBS)
     return env
+
+
+def reference_solo_clubs(*actions: str, max_doublings: int = 4) -> reference.ReferenceHand:
+    """The plain reference on the example deal: the solo of ``solo_clubs_by_player_0``, then ``actions``."""
+    deal = example_deal()
+    hands = {int(player.split("_")[1]): cards for player, cards in deal["hands"].items()}
+    hand = reference.ReferenceHand(deal["dealer"], hands, deal["skat"], max_doublings=max_doublings)
+    for action in SOLO_CLUBS + actions:
+        hand.act(action)
+    return hand
 
 
 def test_contra_is_offered_to_each_opponent_at_their_first_card_only():
@@ -310,6 +323,8 @@ def test_doubling_stops_at_the_cap(config):
     assert to_act(env) == "player_2" and legal(env) == {"no_double"}
     act(env, "no_double", "re")  # 4 player_0: the cap, nobody is asked again
     assert to_act(env) == "player_1" and "HJ" in legal(env)
+    hand = reference_solo_clubs("CQ", "contra", "no_double", "re", "re", "no_double", "re")
+    assert hand.to_act == 1 and "HJ" in hand.legal_actions() and len(hand.doublers) == 4
     assert env.unwrapped.state()["doublers"] == ["player_1", "player_0", "player_1", "player_0"]
 
 
@@ -319,11 +334,14 @@ def test_small_caps(cap):
     act(env, "CQ")
     if cap == 0:
         assert "contra" not in legal(env) and "no_double" not in legal(env)
+        assert not {"contra", "no_double"} & set(reference_solo_clubs("CQ", max_doublings=0).legal_actions())
         return
     act(env, "contra")  # reaches the cap: no round of asking, no offer to player_2
     assert to_act(env) == "player_1" and "HJ" in legal(env)
     act(env, "HJ")
     assert to_act(env) == "player_2" and "no_double" not in legal(env)
+    hand = reference_solo_clubs("CQ", "contra", "HJ", max_doublings=1)
+    assert hand.to_act == 2 and "no_double" not in hand.legal_actions()
 
 
 def test_each_double_doubles_the_settlement():
