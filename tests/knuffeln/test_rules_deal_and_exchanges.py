@@ -17,6 +17,7 @@ from .helpers import (
     make_env,
     obs_offset,
     phase,
+    reference_replay,
 )
 
 # ----------------------------------------------------------------------------- section 3: deal and chosen suits
@@ -95,10 +96,11 @@ def _to_ole_offer(env):
 
 
 def _offer_round(env) -> list[tuple[str, list[str]]]:
-    """Who is asked about the Ole on offer and what each may do, declining all."""
+    """Who is asked about the Ole on offer and what each may do, declining all (the reference agreeing)."""
     seen = []
     while phase(env) == "ole_exchange":
         seen.append((env.agent_selection, legal(env)))
+        assert set(reference_replay(env).legal_actions()) == set(legal(env))
         act(env, "decline")
     return seen
 
