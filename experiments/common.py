@@ -27,15 +27,30 @@ The algorithm itself (acting, credit, the update) stays in each script.
 
 from __future__ import annotations
 
+import math
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal, NamedTuple
 
 import numpy as np
 import torch
 
+from agents import make
 from agents.config import parse_config
+from agents.neural.derived import FEATURE_SETS
 from agents.neural.network import TrickNet
-from agents.neural.training import new_network, reward_scale, seed_everything, set_threads, warm_start_network
+from agents.neural.training import (
+    new_network,
+    resume_checkpoint,
+    reward_scale,
+    seed_everything,
+    set_threads,
+    starting_checkpoint,
+    warm_start_network,
+)
+from trick_core.aec import check_seed
+from trick_core.registry import make_env
 
 
 @dataclass
@@ -199,9 +214,91 @@ class Start(NamedTuple):
     scale: float
 
 
-def begin_run(args: RunArgs, env_threads: int) -> Start:
-    """Parse the env options, set the threads, seed python, numpy and torch, and resolve the reward scale,
-    in this order (a run's random draws follow it)."""
+POSITIVE_COUNTS = ("num_envs", "rollout_steps", "total_decisions", "torch_threads", "env_threads", "minibatch_size",
+                   "batch_size", "update_epochs", "epochs", "decisions", "workers", "probes_per_iteration",
+                   "rollout_envs", "teacher_decisions", "warm_epochs")
+COUNTS = ("eval_every", "eval_hands", "save_every", "pool_size", "pool_every", "actors", "epsilon_decay_decisions",
+          "policy_warmup_decisions", "policy_warmup_probes")
+SHARES = ("opponent_fraction", "anchor_share", "explore", "epsilon", "epsilon_start", "epsilon_end", "probe_rate",
+          "gae_lambda")
+POSITIVE_NUMBERS = ("learning_rate", "max_grad_norm", "clip_coef", "reward_scale", "budget_cpu_minutes")
+NUMBERS = ("time_limit_minutes", "cpu_limit_minutes", "budget_wall_minutes", "ent_coef", "vf_coef", "value_coef",
+           "q_coef", "kl_coef")
+"""The options checked by ``check_args`` wherever a script has them: counts (positive, or zero or more),
+shares in [0, 1], and numbers (positive, or zero or more; None where an option allows it)."""
+
+
+def check_args(args, algo: str | None = None) -> None:
+    """Every option of a run checked before anything is built, played or written: ``ValueError`` naming the
+    first bad one (a size below one, an unknown game, env option, agent or device, a missing checkpoint, a
+    checkpoint of another game, configuration or run). ``algo`` is the script's, for ``--resume``."""
+    config = parse_config(args.config)
+    make_env(args.game, **config)  # the game and its options
+    check_seed(args.seed, args.game)
+    for name in POSITIVE_COUNTS + COUNTS:
+        value = getattr(args, name, 1)
+        if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name in POSITIVE_COUNTS else 0):
+            least = "a positive" if name in POSITIVE_COUNTS else "a non-negative"
+            raise ValueError(f"{name} must be {least} integer, got {value!r}")
+    for name in SHARES + POSITIVE_NUMBERS + NUMBERS:
+        value = getattr(args, name, None)
+        low, high = (0.0, 1.0) if name in SHARES else (0.0, math.inf)
+        if value is not None and not (low <= value <= high and (value > 0 or name not in POSITIVE_NUMBERS)):
+            kind = "lie in [0, 1]" if name in SHARES else "be positive" if name in POSITIVE_NUMBERS else "be >= 0"
+            raise ValueError(f"{name} must {kind}, got {value!r}")
+    if not 0.0 <= getattr(args, "holdout", 0.0) < 1.0:
+        raise ValueError(f"holdout must lie in [0, 1), got {args.holdout!r}")
+    if getattr(args, "features", "none") not in FEATURE_SETS:
+        raise ValueError(f"unknown feature set {args.features!r}; choose from {FEATURE_SETS}")
+    device = getattr(args, "device", "cpu")
+    try:
+        kind = torch.device(device).type
+    except RuntimeError:
+        raise ValueError(f"unknown device {device!r}; e.g. cpu, cuda or cuda:1") from None
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r}: torch sees no CUDA device here")
+    check_agents(args)
+    if getattr(args, "init_from", None):
+        starting_checkpoint(args.init_from, args.game, config)
+    if getattr(args, "resume", None):
+        resume_checkpoint(args.resume, args.game, config, algo, args.seed)
+    if getattr(args, "data", None) and not Path(args.data).is_file():
+        raise ValueError(f"no teacher data at {args.data!r}")
+
+
+def check_agents(args) -> None:
+    """The agents a run will meet exist for its game: the teacher, and the evaluation opponents when it
+    evaluates (their deals need at least one hand)."""
+    names = [args.teacher] if hasattr(args, "teacher") else []
+    evaluates = getattr(args, "eval_every", getattr(args, "eval_hands", 0)) > 0
+    if evaluates and hasattr(args, "eval_opponent"):
+        if args.eval_hands < 1:
+            raise ValueError(f"eval_hands must be positive when the run evaluates (eval_every {args.eval_every}); "
+                             "--eval-every 0 turns the evaluations off")
+        check_seed(args.eval_seed, args.game)
+        names += [args.eval_opponent, *getattr(args, "eval_also", [])]
+    for name in dict.fromkeys(names):
+        make(name, args.game)
+
+
+def checked(args, algo: str | None = None, check=None):
+    """``args`` from a script's command line, checked (``check(args)``, by default ``check_args``): a bad option
+    ends the process with one line naming it rather than a traceback (or a failure after an hour of training)."""
+    try:
+        if check is None:
+            check_args(args, algo)
+        else:
+            check(args)
+    except ValueError as error:
+        spec = getattr(sys.modules.get("__main__"), "__spec__", None)  # run with -m: the module name
+        sys.exit(f"{spec.name if spec else Path(sys.argv[0]).stem}: {error}")
+    return args
+
+
+def begin_run(args: RunArgs, algo: str, env_threads: int) -> Start:
+    """Check the options (``check_args``), parse the env options, set the threads, seed python, numpy and
+    torch, and resolve the reward scale, in this order (a run's random draws follow it)."""
+    check_args(args, algo)
     config = parse_config(args.config)
     set_threads(args.torch_threads, env_threads)
     rng = seed_everything(args.seed)

@@ -36,7 +36,7 @@ import torch
 import tyro
 
 from agents.neural.network import masked_argmax
-from experiments.common import SelfPlayArgs, begin_run, starting_network
+from experiments.common import SelfPlayArgs, begin_run, checked, starting_network
 from experiments.selfplay import SelfPlay, SelfPlayCollector
 
 ALGO = "dmc"
@@ -121,7 +121,7 @@ def learn(args: Args, network, optimizer, decisions, scale: float, rng, device) 
 
 
 def main(args: Args) -> dict:
-    config, device, rng, scale = begin_run(args, args.env_threads)
+    config, device, rng, scale = begin_run(args, ALGO, args.env_threads)
     network = starting_network(args, config, device)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
     selfplay = SelfPlay(args, algo=ALGO, head="q", config=config, network=network, optimizer=optimizer, rng=rng,
@@ -144,4 +144,4 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    main(checked(tyro.cli(Args), ALGO))

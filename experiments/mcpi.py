@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import torch
@@ -39,7 +40,7 @@ import tyro
 from agents.neural.network import masked_argmax, masked_logits
 from agents.neural.rollout import RolloutEvaluator, make_batch_env
 from agents.neural.training import OpponentPool, Run
-from experiments.common import LossLog, TrainingArgs, begin_run, starting_network
+from experiments.common import LossLog, TrainingArgs, begin_run, checked, starting_network
 
 ALGO = "mcpi"
 
@@ -48,10 +49,10 @@ ALGO = "mcpi"
 class Args(TrainingArgs):
     """Monte-Carlo policy iteration with batched rollouts scoring every legal action."""
 
-    target: str = "policy"
+    target: Literal["policy", "q"] = "policy"
     """what the rollouts teach: "policy" (all-action policy gradient on the policy head, which acts and
     rolls out) or "q" (q regression; greedy q acts and rolls out)"""
-    rollout_policy: str = "current"
+    rollout_policy: Literal["current", "start"] = "current"
     """who plays the rollouts and the actors: "current" (the acting head of the network being trained:
     policy iteration) or "start" (the starting network's policy head, frozen: q then learns the values of
     that one policy, and the greedy policy on q is one step of improvement over it)"""
@@ -197,7 +198,11 @@ def learn_policy(args: Args, network, anchor, optimizer, observation, legal, tar
 
 
 def main(args: Args) -> dict:
-    config, device, rng, scale = begin_run(args, args.env_threads)
+    if args.target not in ("policy", "q"):
+        raise ValueError(f"target must be 'policy' or 'q', got {args.target!r}")
+    if args.rollout_policy not in ("current", "start"):
+        raise ValueError(f"rollout_policy must be 'current' or 'start', got {args.rollout_policy!r}")
+    config, device, rng, scale = begin_run(args, ALGO, args.env_threads)
     if config.get("match"):
         raise ValueError("mcpi plays single hands: match=True is not supported (use dmc.py or ppo.py)")
     network = starting_network(args, config, device)
@@ -210,10 +215,6 @@ def main(args: Args) -> dict:
     run = Run(args, algo=ALGO, head="policy" if args.target == "policy" else "q", config=config, network=network,
               optimizer=optimizer, pool=pool, rng=rng, action_names=env.action_names, counters=("probes",))
     rng = run.rng  # restored on --resume
-    if args.target not in ("policy", "q"):
-        raise ValueError(f"target must be 'policy' or 'q', got {args.target!r}")
-    if args.rollout_policy not in ("current", "start"):
-        raise ValueError(f"rollout_policy must be 'current' or 'start', got {args.rollout_policy!r}")
     anchor = copy.deepcopy(network).eval()
     anchor.load_state_dict(pool.anchor)
     state = {"out": env.reset(seed=run.env_seed())}
@@ -268,4 +269,4 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    main(checked(tyro.cli(Args), ALGO))

@@ -18,6 +18,7 @@ and ``.../rl``; ``python -m agents.neural.ship --checkpoint .../rl/final.pt`` sh
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ import tyro
 
 from agents.neural.training import cpu_seconds, run_name
 from experiments import dmc, mcpi, ppo, warm_start
-from experiments.common import GameArgs
+from experiments.common import GameArgs, check_args, checked
 
 ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
 
@@ -60,9 +61,45 @@ class Args(GameArgs):
     """show progress bars"""
 
 
-def main(args: Args) -> dict:
+def rl_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: float, wall_minutes: float | None):
+    """The RL stage's ``Args``: the pipeline's options, what is left of the budget, and ``--rl`` (each key
+    checked to be an option of the stage: ``ValueError`` naming an unknown one)."""
+    module = ALGORITHMS[args.algo]
+    command = [
+        f"--game={args.game}", f"--seed={args.seed}", f"--run-dir={run_dir}",
+        f"--eval-every={args.eval_every if args.eval_hands else 0}", f"--eval-hands={max(args.eval_hands, 1)}",
+        f"--save-every={args.eval_every}", f"--cpu-limit-minutes={max(cpu_minutes, 0.0)}",
+    ]
+    if init_from is not None:
+        command.append(f"--init-from={init_from}")
+    if wall_minutes is not None:
+        command.append(f"--time-limit-minutes={max(wall_minutes, 0.0)}")
+    if not args.progress:
+        command.append("--no-progress")
+    if args.config:
+        command += ["--config", *args.config]
+    options = {field.name for field in dataclasses.fields(module.Args)}
+    for item in args.rl:
+        key, sep, value = item.partition("=")
+        if not sep or key not in options:
+            raise ValueError(f"--rl {item!r} is not key=value of an option of experiments.{args.algo} "
+                             f"(e.g. learning_rate=1e-4; its options: {sorted(options)})")
+        command.append(f"--{key.replace('_', '-')}={value}")
+    return tyro.cli(module.Args, args=command)
+
+
+def check_pipeline(args: Args) -> None:
+    """The pipeline's options and those of both stages, checked before the warm start plays its first hand
+    (``ValueError`` naming the first bad one)."""
     if args.algo not in ALGORITHMS:
         raise ValueError(f"algo must be one of {sorted(ALGORITHMS)}, got {args.algo!r}")
+    check_args(args)
+    rl = rl_args(args, Path(args.runs_dir) / "rl", None, args.budget_cpu_minutes, args.budget_wall_minutes)
+    check_args(rl, ALGORITHMS[args.algo].ALGO)
+
+
+def main(args: Args) -> dict:
+    check_pipeline(args)
     root = Path(args.runs_dir) / run_name(args.game, "pipeline", args.seed)
     start_wall, start_cpu = time.perf_counter(), cpu_seconds()
     warm = warm_start.main(warm_start.Args(
@@ -72,23 +109,9 @@ def main(args: Args) -> dict:
     ))
     spent_cpu = (cpu_seconds() - start_cpu) / 60
     spent_wall = (time.perf_counter() - start_wall) / 60
-    module = ALGORITHMS[args.algo]
-    command = [
-        f"--game={args.game}", f"--seed={args.seed}", f"--init-from={warm['final']}", f"--run-dir={root / 'rl'}",
-        f"--eval-every={args.eval_every if args.eval_hands else 0}", f"--eval-hands={max(args.eval_hands, 1)}",
-        f"--save-every={args.eval_every}",
-        f"--cpu-limit-minutes={args.budget_cpu_minutes - spent_cpu}",
-    ]
-    if args.budget_wall_minutes is not None:
-        command.append(f"--time-limit-minutes={args.budget_wall_minutes - spent_wall}")
-    if not args.progress:
-        command.append("--no-progress")
-    if args.config:
-        command += ["--config", *args.config]
-    for item in args.rl:
-        key, _, value = item.partition("=")
-        command.append(f"--{key.replace('_', '-')}={value}")
-    result = module.main(tyro.cli(module.Args, args=command))
+    wall_left = None if args.budget_wall_minutes is None else args.budget_wall_minutes - spent_wall
+    rl = rl_args(args, root / "rl", warm["final"], args.budget_cpu_minutes - spent_cpu, wall_left)
+    result = ALGORITHMS[args.algo].main(rl)
     summary = {
         "game": args.game, "warm_start": warm["final"], "final": result["final"],
         "cpu_minutes": (cpu_seconds() - start_cpu) / 60, "wall_minutes": (time.perf_counter() - start_wall) / 60,
@@ -99,4 +122,4 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    main(checked(tyro.cli(Args), check=check_pipeline))

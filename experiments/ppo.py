@@ -31,7 +31,7 @@ import torch
 import tyro
 
 from agents.neural.network import masked_logits
-from experiments.common import LossLog, SelfPlayArgs, begin_run, starting_network
+from experiments.common import LossLog, SelfPlayArgs, begin_run, checked, starting_network
 from experiments.selfplay import SelfPlay, SelfPlayCollector
 
 ALGO = "ppo"
@@ -149,7 +149,7 @@ def update(args: Args, network, optimizer, decisions, rng, device) -> dict:
 
 
 def main(args: Args) -> dict:
-    config, device, rng, scale = begin_run(args, args.env_threads)
+    config, device, rng, scale = begin_run(args, ALGO, args.env_threads)
     network = starting_network(args, config, device)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate, eps=1e-5)
     selfplay = SelfPlay(args, algo=ALGO, head="policy", config=config, network=network, optimizer=optimizer,
@@ -169,4 +169,4 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    main(checked(tyro.cli(Args), ALGO))

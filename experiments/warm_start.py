@@ -41,7 +41,7 @@ from agents.neural.training import (
     run_name,
     training_record,
 )
-from experiments.common import RunArgs, begin_run
+from experiments.common import RunArgs, begin_run, checked
 from trick_core.registry import make_env
 from trick_core.worker_pool import map_in_workers
 
@@ -213,7 +213,7 @@ def held_out_metrics(network, data: dict, rows: np.ndarray, scale: float, device
 
 
 def main(args: Args) -> dict:
-    config, device, rng, scale = begin_run(args, env_threads=1)
+    config, device, rng, scale = begin_run(args, ALGO, env_threads=1)
     clock = Clock()
     run_dir = Path(args.run_dir or Path(args.runs_dir) / run_name(args.game, ALGO, args.seed))
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -257,4 +257,4 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    main(checked(tyro.cli(Args), ALGO))

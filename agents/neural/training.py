@@ -75,14 +75,19 @@ def new_network(game: str, config: dict, hidden, features: str = "cards") -> Tri
     return TrickNet(scale, action_features(env.action_names), hidden, encoder)
 
 
-def warm_start_network(path: str, game: str, config: dict) -> TrickNet:
-    """The network of a checkpoint, checked to fit ``game`` and ``config``."""
+def starting_checkpoint(path: str, game: str, config: dict) -> dict:
+    """The checkpoint a run starts from (``--init-from``), checked to fit ``game`` and ``config``."""
     checkpoint = load_checkpoint(path)
     if checkpoint["game"] != game or checkpoint["config"] != config:
         raise ValueError(
             f"{path!r} was trained on {checkpoint['game']} {checkpoint['config']}, not {game} {config}"
         )
-    return build_network(checkpoint)
+    return checkpoint
+
+
+def warm_start_network(path: str, game: str, config: dict) -> TrickNet:
+    """The network of a checkpoint, checked to fit ``game`` and ``config``."""
+    return build_network(starting_checkpoint(path, game, config))
 
 
 def reward_scale(game: str, override: float | None) -> float:
@@ -195,9 +200,9 @@ def save_training_checkpoint(
     return save_checkpoint(path, checkpoint)
 
 
-def restore(path: str, network: TrickNet, optimizer, pool: OpponentPool, game: str, config: dict, algo: str):
-    """Load a training checkpoint of the same game, config and algorithm into ``network``, ``optimizer`` and
-    ``pool``; return ``(training, rng)``."""
+def resume_checkpoint(path: str, game: str, config: dict, algo: str, seed: int) -> dict:
+    """The checkpoint a run resumes from, checked to hold resume state of a run of the same game, config,
+    algorithm and seed (the seed draws every segment's deals: another one would not continue the run)."""
     checkpoint = load_checkpoint(path)
     if checkpoint.get("resume") is None:
         raise ValueError(f"{path!r} has no resume state (a shipped checkpoint?); resume from a run's checkpoint")
@@ -206,6 +211,18 @@ def restore(path: str, network: TrickNet, optimizer, pool: OpponentPool, game: s
             f"{path!r} is a {checkpoint['algo']} run on {checkpoint['game']} {checkpoint['config']}, "
             f"not {algo} on {game} {config}"
         )
+    saved_seed = (checkpoint.get("training") or {}).get("args", {}).get("seed", seed)
+    if saved_seed != seed:
+        raise ValueError(f"{path!r} is a run of seed {saved_seed}, not {seed}: a resumed run takes the arguments "
+                         "of the run it continues")
+    return checkpoint
+
+
+def restore(path: str, network: TrickNet, optimizer, pool: OpponentPool, game: str, config: dict, algo: str,
+            seed: int):
+    """Load a training checkpoint of the same game, config, algorithm and seed into ``network``, ``optimizer``
+    and ``pool``; return ``(training, rng)``."""
+    checkpoint = resume_checkpoint(path, game, config, algo, seed)
     if tuple(checkpoint["hidden"]) != network.hidden:
         raise ValueError(f"{path!r} has hidden layers {checkpoint['hidden']}, the arguments ask {list(network.hidden)}")
     network.load_state_dict(checkpoint["network"])
@@ -256,7 +273,8 @@ class Run:
         self.evaluations: list[dict] = []
         self.clock = Clock()
         if args.resume:
-            training, self.rng = restore(args.resume, network, optimizer, pool, args.game, config, algo)
+            training, self.rng = restore(args.resume, network, optimizer, pool, args.game, config, algo,
+                                                args.seed)
             self.step = {key: training[key] for key in self.step}
             self.evaluations = training["evaluations"]
             self.clock = Clock(training["wall_seconds"], training["cpu_seconds"])
