@@ -246,6 +246,8 @@ def check_args(args, algo: str | None = None) -> None:
         if value is not None and not (low <= value <= high and (value > 0 or name not in POSITIVE_NUMBERS)):
             kind = "lie in [0, 1]" if name in SHARES else "be positive" if name in POSITIVE_NUMBERS else "be >= 0"
             raise ValueError(f"{name} must {kind}, got {value!r}")
+    if getattr(args, "probe_rate", 1.0) == 0.0:
+        raise ValueError("probe_rate must be positive: at 0 no position is ever probed and the run never ends")
     if not 0.0 <= getattr(args, "holdout", 0.0) < 1.0:
         raise ValueError(f"holdout must lie in [0, 1), got {args.holdout!r}")
     if getattr(args, "features", "none") not in FEATURE_SETS:

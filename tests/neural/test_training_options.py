@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
     (dmc, {"resume": "no/such/checkpoint.pt"}, "no checkpoint at 'no/such/checkpoint.pt'"),
     (mcpi, {"probes_per_iteration": 0}, "probes_per_iteration must be a positive integer"),
     (mcpi, {"probe_rate": -0.1}, r"probe_rate must lie in \[0, 1\]"),
+    (mcpi, {"probe_rate": 0.0}, "probe_rate must be positive"),  # looped for ever
 ])
 def test_a_bad_option_is_named_before_the_run_starts(module, overrides, complaint, tmp_path):
     args = tiny_args(module, tmp_path, "run", **overrides)
