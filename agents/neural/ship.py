@@ -88,15 +88,42 @@ def arena_result(path: Path, game: str, opponent: str, hands: int, seed: int, wo
     }
 
 
-def main(args: Args) -> dict:
+def check(args: Args) -> dict:
+    """The checkpoint to ship, and the options checked before anything is written (``ValueError`` naming the
+    first bad one): a shipped agent plays the default rules, and the matches need sensible sizes."""
     checkpoint = load_checkpoint(args.checkpoint)
-    game = checkpoint["game"]
     if checkpoint["config"]:
         raise ValueError(f"shipped agents play the default rules; this checkpoint has config {checkpoint['config']}")
+    for name in ("random_hands", "rules_hands", "pimc_hands", "seed"):
+        if getattr(args, name) < 0:
+            raise ValueError(f"{name} must be >= 0, got {getattr(args, name)!r}")
+    if args.workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {args.workers!r}")
+    return checkpoint
+
+
+def main(args: Args) -> dict:
+    """Ship the checkpoint: the network and its record replace ``<game>.pt`` and ``<game>.json`` only once
+    every match is played (until then the network is ``<game>.candidate.pt``), so a failure leaves the
+    shipped pair as it was."""
+    checkpoint = check(args)
+    game = checkpoint["game"]
     out_dir = Path(args.out_dir)
-    target = out_dir / f"{game}.pt"
+    target, candidate = out_dir / f"{game}.pt", out_dir / f"{game}.candidate.pt"
     checkpoint["resume"] = None
-    save_checkpoint(target, checkpoint)
+    try:
+        save_checkpoint(candidate, checkpoint)
+        record = shipping_record(args, checkpoint, candidate, target.name)
+        candidate.replace(target)
+    finally:
+        candidate.unlink(missing_ok=True)
+    (out_dir / f"{game}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return record
+
+
+def shipping_record(args: Args, checkpoint: dict, path: Path, file_name: str) -> dict:
+    """``<game>.json``: the training stages behind the checkpoint and the matches of the network at ``path``."""
+    game = checkpoint["game"]
     history = stages(args.checkpoint)
     record = {
         "game": game,
@@ -106,8 +133,8 @@ def main(args: Args) -> dict:
         "hidden": checkpoint["hidden"],
         "parameters": sum(value.numel() for key, value in checkpoint["network"].items()
                           if key not in ("input_scale", "action_features")),
-        "file": target.name,
-        "sha256": hashlib.sha256(target.read_bytes()).hexdigest(),
+        "file": file_name,
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "command": [stage["command"] for stage in history],
         "seed": [stage["seed"] for stage in history],
         "commit": [stage["commit"] for stage in history],
@@ -119,13 +146,20 @@ def main(args: Args) -> dict:
     }
     for opponent, hands in (("random", args.random_hands), ("rules", args.rules_hands), ("pimc", args.pimc_hands)):
         if hands:
-            record["evaluation"].append(arena_result(target, game, opponent, hands, args.seed, args.workers))
+            record["evaluation"].append(arena_result(path, game, opponent, hands, args.seed, args.workers))
             print(json.dumps(record["evaluation"][-1]), flush=True)
-    (out_dir / f"{game}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return record
 
 
 if __name__ == "__main__":
+    import sys
+
     import tyro
 
-    main(tyro.cli(Args))
+    arguments = tyro.cli(Args)
+    try:
+        check(arguments)
+    except ValueError as error:
+        sys.exit(f"agents.neural.ship: {error}")
+    else:
+        main(arguments)

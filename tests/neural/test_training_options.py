@@ -3,12 +3,16 @@
 the run, a run that silently does nothing, a loop that never ends, or a failure at the first evaluation."""
 
 import dataclasses
+import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from agents.neural import ship
+from agents.neural.checkpoint import load_checkpoint
 from experiments import dmc, mcpi, pipeline, ppo, warm_start
 from experiments.common import check_args
 
@@ -100,3 +104,35 @@ def test_the_command_line_names_a_bad_option_in_one_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr.strip() == "experiments.ppo: num_envs must be a positive integer, got 0"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def tiny_final(tmp_path):
+    return ppo.main(tiny_args(ppo, tmp_path, "run", total_decisions=ITERATION))["final"]
+
+
+@pytest.mark.parametrize(("overrides", "complaint"), [
+    ({"workers": 0}, "workers must be a positive integer"),
+    ({"random_hands": -1}, "random_hands must be >= 0"),
+])
+def test_ship_refuses_a_bad_option_before_replacing_the_shipped_network(overrides, complaint, tiny_final, tmp_path):
+    """It wrote <game>.pt first and failed in the first match, leaving a new network beside the old record."""
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / "bavarian.pt").write_bytes(b"the network shipped before")
+    args = ship.Args(checkpoint=tiny_final, out_dir=str(shipped), random_hands=2, rules_hands=0, pimc_hands=0,
+                     workers=1)
+    with pytest.raises(ValueError, match=complaint):
+        ship.main(dataclasses.replace(args, **overrides))
+    assert [path.name for path in shipped.iterdir()] == ["bavarian.pt"]
+    assert (shipped / "bavarian.pt").read_bytes() == b"the network shipped before"
+
+
+def test_ship_writes_the_network_and_a_record_of_its_bytes(tiny_final, tmp_path):
+    shipped = tmp_path / "shipped"
+    record = ship.main(ship.Args(checkpoint=tiny_final, out_dir=str(shipped), random_hands=2, rules_hands=0,
+                                 pimc_hands=0, workers=1))
+    assert sorted(path.name for path in shipped.iterdir()) == ["bavarian.json", "bavarian.pt"]
+    assert record["sha256"] == hashlib.sha256((shipped / "bavarian.pt").read_bytes()).hexdigest()
+    assert json.loads((shipped / "bavarian.json").read_text())["evaluation"][0]["opponent"] == "random"
+    assert load_checkpoint(shipped / "bavarian.pt")["resume"] is None
