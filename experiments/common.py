@@ -228,10 +228,11 @@ NUMBERS = ("time_limit_minutes", "cpu_limit_minutes", "budget_wall_minutes", "en
 shares in [0, 1], and numbers (positive, or zero or more; None where an option allows it)."""
 
 
-def check_args(args, algo: str | None = None) -> None:
+def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> None:
     """Every option of a run checked before anything is built, played or written: ``ValueError`` naming the
     first bad one (a size below one, an unknown game, env option, agent or device, a missing checkpoint, a
-    checkpoint of another game, configuration or run). ``algo`` is the script's, for ``--resume``."""
+    checkpoint of another game, configuration or run). ``algo`` is the script's, for ``--resume``;
+    ``warm_started``: the run will be given its ``--init-from`` (the pipeline's RL stage)."""
     config = parse_config(args.config)
     make_env(args.game, **config)  # the game and its options
     check_seed(args.seed, args.game)
@@ -246,6 +247,10 @@ def check_args(args, algo: str | None = None) -> None:
         if value is not None and not (low <= value <= high and (value > 0 or name not in POSITIVE_NUMBERS)):
             kind = "lie in [0, 1]" if name in SHARES else "be positive" if name in POSITIVE_NUMBERS else "be >= 0"
             raise ValueError(f"{name} must {kind}, got {value!r}")
+    if getattr(args, "anchor_share", 0.0) > 0 and not (args.init_from or args.resume or warm_started) or (
+            getattr(args, "anchor_share", 0.0) > 0 and args.opponent_fraction == 0):
+        raise ValueError("anchor_share is the share of opponent rollouts played by the network of --init-from: it "
+                         "needs --init-from and a positive opponent_fraction (else it would do nothing)")
     if getattr(args, "probe_rate", 1.0) == 0.0:
         raise ValueError("probe_rate must be positive: at 0 no position is ever probed and the run never ends")
     if not 0.0 <= getattr(args, "holdout", 0.0) < 1.0:

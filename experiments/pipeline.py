@@ -95,7 +95,7 @@ def check_pipeline(args: Args) -> None:
         raise ValueError(f"algo must be one of {sorted(ALGORITHMS)}, got {args.algo!r}")
     check_args(args)
     rl = rl_args(args, Path(args.runs_dir) / "rl", None, args.budget_cpu_minutes, args.budget_wall_minutes)
-    check_args(rl, ALGORITHMS[args.algo].ALGO)
+    check_args(rl, ALGORITHMS[args.algo].ALGO, warm_started=True)
 
 
 def main(args: Args) -> dict:

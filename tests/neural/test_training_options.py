@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
     (ppo, {"seed": -1}, "seed must be a non-negative integer"),
     (ppo, {"device": "gpu"}, "unknown device 'gpu'"),
     (ppo, {"torch_threads": 0}, "torch_threads must be a positive integer"),
+    (ppo, {"anchor_share": 0.5, "opponent_fraction": 0.3}, "needs --init-from"),  # did nothing
+    (ppo, {"anchor_share": 0.5, "opponent_fraction": 0.0, "init_from": "x.pt"}, "positive opponent_fraction"),
     (dmc, {"eval_every": ITERATION, "eval_opponent": "nobody"}, "unknown agent 'nobody'"),
     (dmc, {"eval_every": ITERATION, "eval_also": ["pimc[samples=0]"]}, "samples must be a positive integer"),
     (dmc, {"eval_every": ITERATION, "eval_hands": 0}, "eval_hands must be positive when the run evaluates"),
@@ -94,6 +96,13 @@ def test_the_pipeline_checks_both_stages_before_the_warm_start(overrides, compla
     with pytest.raises(ValueError, match=complaint):
         pipeline.main(args)
     assert list(tmp_path.iterdir()) == [], "the pipeline started before refusing the option"
+
+
+@pytest.mark.parametrize("rl", [[], ["learning_rate=1e-4", "anchor_share=0.5", "opponent_fraction=0.3"]])
+def test_the_pipeline_checks_pass_the_documented_recipe(rl, tmp_path):
+    """The RL stage's --anchor-share needs the --init-from that the warm start gives it."""
+    pipeline.check_pipeline(pipeline.Args(game="bavarian", runs_dir=str(tmp_path), workers=1, rl=rl))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_command_line_names_a_bad_option_in_one_line(tmp_path):
