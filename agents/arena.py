@@ -544,10 +544,10 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    arguments = tyro.cli(Args)
-    try:
-        check_match_inputs(arguments.game, arguments.agents, arguments.hands, arguments.seed,
-                           parse_config(arguments.config), default_workers(arguments, 1), arguments.backend)
-    except ValueError as error:
-        sys.exit(f"agents.arena: {error}")
-    main(arguments)
+    from trick_core.command_line import checked
+
+    def check(args: Args) -> None:
+        check_match_inputs(args.game, args.agents, args.hands, args.seed, parse_config(args.config),
+                           default_workers(args, 1), args.backend)
+
+    main(checked(tyro.cli(Args), check))

@@ -14,7 +14,6 @@ same results.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Literal
@@ -154,9 +153,6 @@ def _cell(row: dict | None) -> str:
 if __name__ == "__main__":
     import tyro
 
-    arguments = tyro.cli(Args)
-    try:
-        check_entries(arguments)
-    except ValueError as error:
-        sys.exit(f"agents.tournament: {error}")
-    run_tournament(arguments)
+    from trick_core.command_line import checked
+
+    run_tournament(checked(tyro.cli(Args), check_entries))

@@ -28,7 +28,6 @@ The algorithm itself (acting, credit, the update) stays in each script.
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
@@ -49,6 +48,7 @@ from agents.neural.training import (
     starting_checkpoint,
     warm_start_network,
 )
+from trick_core import command_line
 from trick_core.aec import check_seed
 from trick_core.registry import make_env
 
@@ -290,16 +290,8 @@ def check_agents(args) -> None:
 
 def checked(args, algo: str | None = None, check=None):
     """``args`` from a script's command line, checked (``check(args)``, by default ``check_args``): a bad option
-    ends the process with one line naming it rather than a traceback (or a failure after an hour of training)."""
-    try:
-        if check is None:
-            check_args(args, algo)
-        else:
-            check(args)
-    except ValueError as error:
-        spec = getattr(sys.modules.get("__main__"), "__spec__", None)  # run with -m: the module name
-        sys.exit(f"{spec.name if spec else Path(sys.argv[0]).stem}: {error}")
-    return args
+    ends the process with one line naming it (``trick_core.command_line.checked``)."""
+    return command_line.checked(args, check or (lambda options: check_args(options, algo)))
 
 
 def begin_run(args: RunArgs, algo: str, env_threads: int) -> Start:

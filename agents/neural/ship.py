@@ -152,14 +152,8 @@ def shipping_record(args: Args, checkpoint: dict, path: Path, file_name: str) ->
 
 
 if __name__ == "__main__":
-    import sys
-
     import tyro
 
-    arguments = tyro.cli(Args)
-    try:
-        check(arguments)
-    except ValueError as error:
-        sys.exit(f"agents.neural.ship: {error}")
-    else:
-        main(arguments)
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check))
