@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trick_core.cards import CARD_POINTS_32
 from trick_core.jit import inline_njit, njit
 
 NUM_CARDS = 32
@@ -38,7 +39,7 @@ NUM_TRUMP_KINDS = 5
 RANK_A, RANK_10, RANK_K, RANK_O, RANK_U, RANK_9, RANK_8, RANK_7 = range(8)
 HEARTS = 2
 
-CARD_POINTS = np.array([(11, 10, 4, 3, 2, 0, 0, 0)[c % 8] for c in range(NUM_CARDS)], dtype=np.int64)
+CARD_POINTS = np.array([CARD_POINTS_32[c % 8] for c in range(NUM_CARDS)], dtype=np.int64)
 
 _PLAIN_ORDER = (RANK_A, RANK_10, RANK_K, RANK_9, RANK_8, RANK_7)
 _PLAIN_ORDER_WENZ = (RANK_A, RANK_10, RANK_K, RANK_O, RANK_9, RANK_8, RANK_7)
@@ -130,15 +131,6 @@ def follow_mask(kind, hand_mask, led_card):
     suit if possible, otherwise anything); the called-ace rules are the games' own."""
     same = hand_mask & EFFECTIVE_SUIT_MASK[kind, EFFECTIVE_SUIT[kind, led_card]]
     return same if same != np.uint64(0) else hand_mask
-
-
-@njit
-def card_points_of(mask):
-    total = 0
-    for card in range(NUM_CARDS):
-        if (mask >> np.uint64(card)) & np.uint64(1):
-            total += CARD_POINTS[card]
-    return total
 
 
 @njit
