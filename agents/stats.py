@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
@@ -85,10 +84,6 @@ def student_t_quantile(p: float, df: float) -> float:
         else:
             high = middle
     return 0.5 * (low + high)
-
-
-def normal_quantile(p: float) -> float:
-    return NormalDist().inv_cdf(p)
 
 
 @dataclass(frozen=True)
