@@ -155,9 +155,3 @@ def random_legal_action(mask, rng):
     for action in range(mask.shape[0]):
         count += mask[action]
     return nth_set_index(mask, 0, mask.shape[0], uniform_below_modulo(rng, count))
-
-
-@inline_njit
-def random_bit_modulo(rng, mask):
-    """A uniformly chosen set bit of a non-zero mask, drawn with ``uniform_below_modulo``."""
-    return nth_bit(mask, uniform_below_modulo(rng, popcount(mask)))
