@@ -16,10 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import numpy as np
-
-PolicyFn = Callable[[np.ndarray, np.ndarray], int]
-
 
 class Opponent:
     """One seat's player: ``choose(aec_env, agent_name) -> action``; ``reseed(seed)`` before each hand."""
