@@ -358,11 +358,6 @@ def phrase_truth(phrase: int, state: SpeakerState) -> str:
     return PREDICATES[phrase](state)
 
 
-def missing_predicates() -> list[int]:
-    """Phrases without a predicate (a test keeps this empty)."""
-    return [k for k in range(1, NUM_PHRASES + 1) if k not in PREDICATES]
-
-
 # --------------------------------------------------------------------------------------- features
 
 FEATURE_NAMES = (
