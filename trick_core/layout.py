@@ -59,10 +59,6 @@ class StateLayout:
     def offset(self, name: str) -> int:
         return self.fields[name][0]
 
-    def missing_common_fields(self) -> list[str]:
-        """The names of ``COMMON_FIELDS`` this layout does not declare (a test checks it is empty)."""
-        return [name for name in COMMON_FIELDS if name not in self.fields]
-
     def table(self) -> list[tuple[str, int, int]]:
         """``(name, offset, size)`` of every field, for documentation and debugging."""
         return [(name, offset, size) for name, (offset, size) in self.fields.items()]

@@ -15,6 +15,7 @@ from schafkopf_env import palatinate_v0
 from schafkopf_env.palatinate import kernel
 from trick_core.aec import IllegalActionError
 from trick_core.cards import FRENCH_32
+from trick_core.layout import COMMON_FIELDS
 
 from .helpers import EXAMPLE_HANDS, act, example_deal, is_over, legal, new_env, play_to_end, to_act
 
@@ -475,7 +476,7 @@ def test_playout_values_are_zero_sum_and_seeded():
 
 
 def test_state_layout_declares_the_common_fields_and_records_who_acted():
-    assert kernel.layout.missing_common_fields() == []
+    assert [name for name in COMMON_FIELDS if name not in kernel.layout.fields] == []
     env = new_env()
     act(env, "solo", "pass", "pass", "trump:C", "no_schenken")
     state = env.unwrapped.kernel_state()
