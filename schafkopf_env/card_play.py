@@ -110,7 +110,7 @@ def random_set_index(mask, start, stop, rng):
 @inline_njit
 def random_card_action(legal, base, rng):
     """``random_set_index`` over the card actions ``[base, base + 32)`` given as the legal card bits:
-    the same draw (``rng_below_small`` of their count) picks the same card, the ``pick``-th lowest."""
+    the same draw (``uniform_below`` of their count) picks the same card, the ``pick``-th lowest."""
     count = popcount(legal)
     if count == 0:
         return -1

@@ -9,12 +9,12 @@ registry stays cheap; ``GameSpec.env_module()``, ``kernel()`` and friends import
 | field | meaning |
 |---|---|
 | ``name`` | the game's name everywhere (``agents.make(name, game)``, the arena's ``--game``) |
-| ``env_module`` | the versioned PettingZoo env module (``env()``, ``raw_env()``) |
-| ``kernel_module`` | the compiled rules (the kernel contract of ``docs/architecture.md``) |
-| ``reference_module`` | the plain-Python rules the kernel is tested against |
-| ``policy_module`` | the heuristic playout policy of the ``pimc`` agent (``trick_core.drivers``) |
+| ``env_module_name`` | the versioned PettingZoo env module (``env()``, ``raw_env()``) |
+| ``kernel_module_name`` | the compiled rules (the kernel contract of ``docs/architecture.md``) |
+| ``reference_module_name`` | the plain-Python rules the kernel is tested against |
+| ``policy_module_name`` | the heuristic playout policy of the ``pimc`` agent (``trick_core.drivers``) |
 | ``rules_agent`` | ``module:attr`` of the rule-based agent class |
-| ``batch_module`` | the module of the batched env (``BatchEnv``) |
+| ``batch_module_name`` | the module of the batched env (``BatchEnv``) |
 | ``variants`` | env configs covering every rule variant (the first is the default game) |
 | ``tournament_deals`` | deals per match of ``make run`` (about a minute per game on two cores) |
 """

@@ -1,6 +1,6 @@
 """The shortcuts that make the Schafkopf heuristic playouts (``schafkopf_env.card_play``) fast decide exactly
 as the plain loops they replace: ``_can_beat`` by masks as card-by-card following and beating, and the
-epsilon-random card drawn from the legal card bits as ``_random_set_index`` draws it from the action mask
+epsilon-random card drawn from the legal card bits as ``random_set_index`` draws it from the action mask
 (same card, same random numbers used). ``tests/agents/test_playouts.py`` checks the whole playout against the
 policy stepped by hand through the action mask."""
 

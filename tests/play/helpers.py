@@ -71,7 +71,7 @@ def card_tokens(value, card_names: set[str]) -> set[str]:
     """Every card name written anywhere in a JSON value (a whole string, or a word inside one such as
     ``"discard:EO"`` or ``"gave C10 for C4"``). Scanning names cannot tell a card's context, so a card
     that is public somewhere (a turned card, say) is never in ``forbidden_cards``; that a view gives such a
-    card no hidden context is what the resampling test of ``test_play_views`` checks."""
+    card no hidden context is what the resampling test of ``tests/play/test_views.py`` checks."""
     text = value if isinstance(value, str) else json.dumps(value)
     return set(re.findall(r"[A-Za-z0-9]+", text)) & card_names
 
