@@ -49,9 +49,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from agents.ray_arena import require_ray
 from trick_core.registry import game_spec
 
-INSTALL_HINT = "Ray is not installed: pip install -e '.[ray]'"
 BACKENDS = ("local", "ray")
 
 
@@ -193,14 +193,6 @@ class ExperienceWorker:
 
     def ping(self) -> int:
         return self.actor
-
-
-def require_ray():
-    try:
-        import ray
-    except ImportError as error:
-        raise ImportError(INSTALL_HINT) from error
-    return ray
 
 
 class ActorPool:
