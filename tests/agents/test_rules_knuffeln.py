@@ -42,10 +42,6 @@ def config_id(config):
     return "-".join(f"{k}={v}" for k, v in config.items()) or "default"
 
 
-def seat_team(state, agent):
-    return state["teams"][agent]
-
-
 # ------------------------------------------------------------------------------------------- helpers
 
 

@@ -3,8 +3,6 @@ random play."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from knuffeln_env import knuffeln_v0
 from knuffeln_env.knuffeln.reference import ReferenceHand
 from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
@@ -87,17 +85,6 @@ def reference_replay(env) -> ReferenceHand:
 
 def settlement(env) -> list[float]:
     return env.unwrapped.state()["result"]["settlement"]
-
-
-def play_random(env, rng: np.random.Generator, max_steps: int | None = None) -> int:
-    """Uniformly random legal actions until the episode ends (or ``max_steps``); returns steps taken."""
-    steps = 0
-    while env.agents and not all(env.terminations.values()):
-        if max_steps is not None and steps >= max_steps:
-            break
-        env.step(int(rng.choice(env.unwrapped.legal_actions())))
-        steps += 1
-    return steps
 
 
 def biased_action(legal_strings: list[str], rng) -> str:

@@ -16,8 +16,6 @@ from trick_core.aec import IllegalActionError
 from trick_core.registry import VARIANTS, variant_id
 from trick_gym.one_seat import OneSeatEnv
 
-GAME_OF_ID = {gym_id: game for game, gym_id in trick_gym.GYM_IDS.items()}
-
 
 def play_episode(env, rng, seed=None):
     """Random legal learner moves; return (rewards, infos) of the episode."""
