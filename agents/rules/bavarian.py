@@ -26,7 +26,7 @@ from schafkopf_env.trumps import RANK_A, RANK_U, TRUMP_WENZ
 from trick_core.cards import GERMAN_32
 
 from .schafkopf_card_play import PlayView
-from .schafkopf_cards import SUIT_PLAIN_CARDS, TRUMP_MASK, count, first_or_none
+from .schafkopf_cards import SUIT_PLAIN_CARDS, TRUMP_MASK, first_or_none, popcount
 from .schafkopf_common import (
     HEARTS,
     AceCallLimits,
@@ -124,7 +124,7 @@ class RulesAgent(SchafkopfRulesAgent):
         if "wenz" in names:
             unters = unters_of(hand)
             if (
-                count(unters) >= 3 or (count(unters) == 2 and unters & 1 << (0 * 8 + RANK_U))
+                popcount(unters) >= 3 or (popcount(unters) == 2 and unters & 1 << (0 * 8 + RANK_U))
             ) and wenz_strength(hand) >= limits.wenz:
                 return "wenz"
         if "rufer" in names and ace_call_hand(hand, limits):

@@ -32,7 +32,7 @@ from schafkopf_env.palatinate import kernel as K
 from trick_core.cards import FRENCH_32
 
 from .schafkopf_card_play import OPPONENT, PARTNER, PlayView
-from .schafkopf_cards import FULL_MASK, POINTS, TRUMP_MASK, cards_in, count, first_or_none, mask_of, pick_best
+from .schafkopf_cards import FULL_MASK, POINTS, TRUMP_MASK, cards_of, first_or_none, mask_of, pick_best, popcount
 from .schafkopf_common import (
     HEARTS,
     NON_HEART_SUITS,
@@ -144,8 +144,8 @@ def discard_plan(hand: int, to_discard: int, hearts_bonus: float) -> tuple[int, 
     best = None
     for suit in range(4):
         trumps = TRUMP_MASK[suit]
-        plain = cards_in(hand & ~trumps)
-        pool = plain if len(plain) >= to_discard else cards_in(hand)
+        plain = cards_of(hand & ~trumps)
+        pool = plain if len(plain) >= to_discard else cards_of(hand)
         for laid in combinations(pool, to_discard):
             kept = hand
             for card in laid:
@@ -165,7 +165,7 @@ def _unprotected_points(hand: int, kind: int) -> int:
             continue
         held = hand & ~TRUMP_MASK[kind] & (0xFF << (8 * suit))
         if held and not held >> (suit * 8) & 1:
-            total += sum(POINTS[c] for c in cards_in(held))
+            total += sum(POINTS[c] for c in cards_of(held))
     return total
 
 
@@ -209,7 +209,7 @@ class RulesAgent(SchafkopfRulesAgent):
         return "simple" if strength >= self.thresholds.simple else "pass"
 
     def discard(self, table: PalatinateTable, names: dict) -> str:
-        to_discard = 2 - count(table.discards)
+        to_discard = 2 - popcount(table.discards)
         _, laid, _ = discard_plan(table.hand, to_discard, self.thresholds.hearts_bonus)
         options = [c for c in laid if f"discard:{FRENCH_32.name_of(c)}" in names]
         card = pick_best(options, lambda c: POINTS[c], self.rng)

@@ -42,9 +42,9 @@ from .schafkopf_cards import (
     SUIT_MASK,
     TRUMP_MASK,
     TRUMP_STRENGTH,
-    cards_in,
-    count,
+    cards_of,
     pick_best,
+    popcount,
 )
 
 PARTNER, UNKNOWN, OPPONENT = 1, 0, -1
@@ -114,7 +114,7 @@ LEAD_RISK = 0.4
 
 def choose_card(view: PlayView, legal: int, rng) -> int:
     """The card to play (a club player's heuristics; see the module docstring)."""
-    options = cards_in(legal)
+    options = cards_of(legal)
     if len(options) == 1:
         return options[0]
     if not view.trick:
@@ -158,10 +158,10 @@ def beaten_risk(view: PlayView, card: int, led_suit: int, threats: list) -> floa
     if not threats:
         return 0.0
     kind, unseen = view.kind, view.unseen
-    higher = count(unseen & ABOVE[kind][card])
+    higher = popcount(unseen & ABOVE[kind][card])
     card_is_trump = EFFECTIVE[kind][card] == TRUMP
-    suit_out = 0 if led_suit == TRUMP else count(unseen & SUIT_MASK[kind][led_suit])
-    trumps_out = count(unseen & TRUMP_MASK[kind])
+    suit_out = 0 if led_suit == TRUMP else popcount(unseen & SUIT_MASK[kind][led_suit])
+    trumps_out = popcount(unseen & TRUMP_MASK[kind])
     even = 1.0 / max(view.hidden_hands, 1)
     unknown_opponent = 1.0 - view.unknown_partner_chance
     survives = 1.0
@@ -196,7 +196,7 @@ def future_value(view: PlayView, card: int) -> float:
     value = 0.0
     if not view.unseen & ABOVE[kind][card] and view.unseen & suit_mask:
         value += 5.0
-    if count(view.hand & suit_mask) == 1 and view.hand & TRUMP_MASK[kind]:
+    if popcount(view.hand & suit_mask) == 1 and view.hand & TRUMP_MASK[kind]:
         value -= 1.0
     return value
 
@@ -224,7 +224,7 @@ def _follow(view: PlayView, legal: int, rng) -> int:
     relation = view.relation.get(win_position, UNKNOWN)
     winner_holds = 1.0 - beaten_risk(view, win_card, led_suit, threats)
     ours_now = _team_chance(view, relation) * winner_holds
-    options = cards_in(legal)
+    options = cards_of(legal)
     if view.must_win_all:
         return _follow_all_or_nothing(view, options, win_card, led_suit, threats, ours_now, rng)
 
@@ -258,9 +258,9 @@ def _lead(view: PlayView, legal: int, rng) -> int:
     unseen_trumps = view.unseen & TRUMP_MASK[kind]
     if view.must_win_all and view.declaring:
         if trumps and unseen_trumps:
-            return pick_best(cards_in(trumps), lambda c: POWER[kind][c], rng)
+            return pick_best(cards_of(trumps), lambda c: POWER[kind][c], rng)
         others = [p for p in view.relation if view.relation[p] != PARTNER]
-        return pick_best(cards_in(legal), lambda c: -_lead_risk(view, c, others) + POWER[kind][c] / 1000, rng)
+        return pick_best(cards_of(legal), lambda c: -_lead_risk(view, c, others) + POWER[kind][c] / 1000, rng)
     if view.declaring:
         if trumps and unseen_trumps and _pull_trumps(view, trumps):
             return _trump_lead(view, trumps, rng)
@@ -276,7 +276,7 @@ def _lead(view: PlayView, legal: int, rng) -> int:
         return master
     if plain:
         return _low_lead(view, plain, short_first=view.strong_threat == _last_position(view), rng=rng)
-    return pick_best(cards_in(legal), lambda c: -(POINTS[c] + future_value(view, c)), rng)
+    return pick_best(cards_of(legal), lambda c: -(POINTS[c] + future_value(view, c)), rng)
 
 
 def _last_position(view: PlayView):
@@ -292,7 +292,7 @@ def _pull_trumps(view: PlayView, trumps: int) -> bool:
     """Whether the declaring side should lead trumps: with the master trump, or with two or more when
     the cheapest of them is not a ten or an ace (those are not thrown into the opponents' high trumps)."""
     kind = view.kind
-    mine = cards_in(trumps)
+    mine = cards_of(trumps)
     top = max(mine, key=lambda c: POWER[kind][c])
     if not view.unseen & ABOVE[kind][top]:
         return True
@@ -302,10 +302,10 @@ def _pull_trumps(view: PlayView, trumps: int) -> bool:
 def _trump_lead(view: PlayView, trumps: int, rng) -> int:
     """The master trump; without it the cheapest trump (never the second best into the best)."""
     kind = view.kind
-    top = max(cards_in(trumps), key=lambda c: POWER[kind][c])
+    top = max(cards_of(trumps), key=lambda c: POWER[kind][c])
     if not view.unseen & ABOVE[kind][top]:
         return top
-    return pick_best(cards_in(trumps), lambda c: -(future_value(view, c) + POINTS[c]), rng)
+    return pick_best(cards_of(trumps), lambda c: -(future_value(view, c) + POINTS[c]), rng)
 
 
 def _master_lead(view: PlayView, plain: int, rng):
@@ -314,7 +314,7 @@ def _master_lead(view: PlayView, plain: int, rng):
     others = [p for p in view.relation if view.relation[p] != PARTNER]
     kind = view.kind
     candidates = []
-    for card in cards_in(plain):
+    for card in cards_of(plain):
         if card == view.called_card and view.called_open:
             continue  # the called ace's holder keeps it for the called suit's first trick
         if _lead_risk(view, card, others) <= LEAD_RISK:
@@ -323,7 +323,7 @@ def _master_lead(view: PlayView, plain: int, rng):
         return None
 
     def score(card: int) -> float:
-        suit_out = count(view.unseen & SUIT_MASK[kind][EFFECTIVE[kind][card]])
+        suit_out = popcount(view.unseen & SUIT_MASK[kind][EFFECTIVE[kind][card]])
         return POINTS[card] + suit_out / 10.0
 
     return pick_best(candidates, score, rng)
@@ -334,7 +334,7 @@ def _called_suit_lead(view: PlayView, plain: int, rng):
     if view.called_card < 0 or not view.called_open or view.hand >> view.called_card & 1:
         return None
     suit_cards = plain & SUIT_MASK[view.kind][EFFECTIVE[view.kind][view.called_card]]
-    candidates = [c for c in cards_in(suit_cards) if POINTS[c] < 10]
+    candidates = [c for c in cards_of(suit_cards) if POINTS[c] < 10]
     if not candidates:
         return None
     return pick_best(candidates, lambda c: -POINTS[c], rng)
@@ -347,9 +347,9 @@ def _low_lead(view: PlayView, cards: int, short_first: bool, rng) -> int:
     kind = view.kind
 
     def score(card: int) -> float:
-        length = count(view.hand & SUIT_MASK[kind][EFFECTIVE[kind][card]])
+        length = popcount(view.hand & SUIT_MASK[kind][EFFECTIVE[kind][card]])
         shape = -length if short_first else length
         return -(POINTS[card] + future_value(view, card)) + 0.5 * shape
 
-    return pick_best(cards_in(cards), score, rng)
+    return pick_best(cards_of(cards), score, rng)
 

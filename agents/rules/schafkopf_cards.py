@@ -59,7 +59,7 @@ PLAIN_SUITS = tuple(tuple(s for s in range(NUM_SUITS) if s != kind) for kind in 
 """``PLAIN_SUITS[kind]``: the suits that are not trump under ``kind`` (all four in a Wenz)."""
 
 
-def cards_in(mask: int) -> list[int]:
+def cards_of(mask: int) -> list[int]:
     """Card indices of a bit mask, lowest first."""
     out = []
     while mask:
@@ -69,7 +69,7 @@ def cards_in(mask: int) -> list[int]:
     return out
 
 
-def count(mask: int) -> int:
+def popcount(mask: int) -> int:
     return mask.bit_count()
 
 

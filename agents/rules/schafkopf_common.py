@@ -28,7 +28,7 @@ import numpy as np
 
 from ..base import Agent, legal_actions
 from .schafkopf_card_play import PlayView, choose_card, relations
-from .schafkopf_cards import FULL_MASK, NUM_CARDS, TRUMP_MASK, count, first_or_none, mask_of, pick_best
+from .schafkopf_cards import FULL_MASK, NUM_CARDS, TRUMP_MASK, first_or_none, mask_of, pick_best, popcount
 from .schafkopf_strength import suit_game_strength, trump_stopper, wins_every_trick
 
 
@@ -232,13 +232,13 @@ def trump_choice(names, deck, hand: int, must_win_all: bool, leads_first: bool, 
 def solo_hand(hand: int, suit: int, strength: float, limits) -> bool:
     """Whether ``hand``, of ``strength`` with ``suit`` trump, is good for a solo: ``limits.solo`` and
     ``limits.solo_min_trumps`` trumps."""
-    return strength >= limits.solo and count(hand & TRUMP_MASK[suit]) >= limits.solo_min_trumps
+    return strength >= limits.solo and popcount(hand & TRUMP_MASK[suit]) >= limits.solo_min_trumps
 
 
 def ace_call_hand(hand: int, limits: AceCallLimits) -> bool:
     """Whether ``hand`` is good for calling an ace (hearts trump): ``limits.ace_call_min_trumps`` trumps
     and strength ``limits.ace_call``, or one trump fewer and strength ``limits.ace_call_three_trumps``."""
-    trumps = count(hand & TRUMP_MASK[HEARTS])
+    trumps = popcount(hand & TRUMP_MASK[HEARTS])
     strength = suit_game_strength(hand, HEARTS)
     if trumps >= limits.ace_call_min_trumps and strength >= limits.ace_call:
         return True

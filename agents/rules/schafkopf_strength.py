@@ -21,9 +21,9 @@ from .schafkopf_cards import (
     TRUMP_MASK,
     TRUMP_STRENGTH,
     TRUMPS_HIGH_FIRST,
-    cards_in,
-    count,
+    cards_of,
     pick_best,
+    popcount,
 )
 
 OBER_WEIGHT = (3.0, 2.5, 2.2, 2.0)
@@ -37,7 +37,7 @@ def suit_game_strength(hand: int, kind: int) -> float:
     trumps (Obers, Unters, then the trump suit) plus aces, tens beside them and voids."""
     trumps = hand & TRUMP_MASK[kind]
     score = 0.0
-    for card in cards_in(trumps):
+    for card in cards_of(trumps):
         suit, rank = divmod(card, 8)
         if rank == RANK_O:
             score += OBER_WEIGHT[suit]
@@ -45,7 +45,7 @@ def suit_game_strength(hand: int, kind: int) -> float:
             score += UNTER_WEIGHT[suit]
         else:
             score += 1.3 if rank == RANK_A else 1.1 if rank == RANK_10 else 1.0
-    num_trumps = count(trumps)
+    num_trumps = popcount(trumps)
     for suit in PLAIN_SUITS[kind]:
         held = hand & SUIT_MASK[kind][suit]
         if not held:
@@ -55,7 +55,7 @@ def suit_game_strength(hand: int, kind: int) -> float:
             score += 1.0
             if held >> (suit * 8 + RANK_10) & 1:
                 score += 0.6
-        elif held >> (suit * 8 + RANK_10) & 1 and count(held) == 1:
+        elif held >> (suit * 8 + RANK_10) & 1 and popcount(held) == 1:
             score -= 0.3  # a blank ten is a present for the opponents
     return score
 
@@ -65,11 +65,11 @@ def wenz_strength(hand: int) -> float:
     sequence (``A``, ``A 10``, ``A 10 K``), a bonus for length behind an ace, a penalty per loser."""
     kind = TRUMP_WENZ
     score = 0.0
-    for card in cards_in(hand & TRUMP_MASK[kind]):
+    for card in cards_of(hand & TRUMP_MASK[kind]):
         score += WENZ_UNTER_WEIGHT[card // 8]
     for suit in range(NUM_SUITS):
         held = hand & SUIT_MASK[kind][suit]
-        length = count(held)
+        length = popcount(held)
         top = _top_sequence_length(held, kind, suit)
         score += 1.3 * top
         if top and length >= 4:
@@ -83,7 +83,7 @@ def wenz_strength(hand: int) -> float:
 
 def _plain_order(kind: int, suit: int) -> list[int]:
     """The plain cards of ``suit`` under ``kind``, highest first."""
-    suit_cards = cards_in(SUIT_MASK[kind][suit])
+    suit_cards = cards_of(SUIT_MASK[kind][suit])
     return sorted(suit_cards, key=lambda c: -POWER[kind][c])
 
 
@@ -106,7 +106,7 @@ def wins_every_trick(hand: int, kind: int, leads_first: bool, others: int | None
     against the declarer (default: all cards not in ``hand``)."""
     others = (FULL_MASK & ~hand) if others is None else others
     trumps = hand & TRUMP_MASK[kind]
-    outstanding = count(others & TRUMP_MASK[kind])
+    outstanding = popcount(others & TRUMP_MASK[kind])
     top = 0
     for card in TRUMPS_HIGH_FIRST[kind]:
         if hand >> card & 1:
@@ -120,7 +120,7 @@ def wins_every_trick(hand: int, kind: int, leads_first: bool, others: int | None
     gone = FULL_MASK & ~hand & ~others
     for suit in PLAIN_SUITS[kind]:
         held = hand & SUIT_MASK[kind][suit]
-        if _top_sequence_length(held, kind, suit, gone) != count(held):
+        if _top_sequence_length(held, kind, suit, gone) != popcount(held):
             return False
     return True
 
@@ -145,6 +145,6 @@ def best_call(hand: int, callable_suits: list[int], rng, kind: int = 2) -> int:
 
     def score(suit: int) -> float:
         held = hand & SUIT_MASK[kind][suit]
-        return -10.0 * count(held) - sum(POINTS[c] for c in cards_in(held)) / 11.0
+        return -10.0 * popcount(held) - sum(POINTS[c] for c in cards_of(held)) / 11.0
 
     return pick_best(callable_suits, score, rng)
