@@ -68,6 +68,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agents.rules.knuffeln_cards import cards_of
 from agents.rules.knuffeln_situation import Situation
 from agents.rules.knuffeln_table import decode
 from knuffeln_env.knuffeln import kernel as K
@@ -123,16 +124,9 @@ def card_class(card: int, chosen: int) -> str:
 def class_counts(mask: int, chosen: int) -> dict[str, int]:
     """How many cards of each class the card set ``mask`` holds."""
     counts = dict.fromkeys(CARD_CLASSES, 0)
-    for card in _cards(mask):
+    for card in cards_of(mask):
         counts[card_class(card, chosen)] += 1
     return counts
-
-
-def _cards(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 # --------------------------------------------------------------------------------------- the speaker
@@ -199,7 +193,7 @@ def state_from_situation(s: Situation, base, next_action: str | None, next_lead_
     later_opponents = [r for r in s.still_to_play() if r in s.opponents]
     beating = t.hand if current is None else t.hand & s.beaten_by[current[1]]
     likely = certain = small = 0
-    for card in _cards(beating):
+    for card in cards_of(beating):
         hold = s.hold_probability(card, later_opponents)
         if hold >= LIKELY_HOLD:
             likely |= 1 << card
