@@ -53,6 +53,7 @@ from typing import Literal
 import numpy as np
 
 from trick_core.aec import check_seed
+from trick_core.bits import derived_seed
 from trick_core.registry import game_spec, make_env
 from trick_core.seat_view import SeatView
 from trick_core.worker_pool import run_in_workers
@@ -93,12 +94,12 @@ def display_name(spec: str, game: str) -> str:
 
 
 def deal_seed(seed: int, deal_index: int) -> int:
-    return int(np.random.SeedSequence([seed, deal_index]).generate_state(1)[0])
+    return derived_seed(seed, deal_index)
 
 
 def agent_seed(seed: int, deal_index: int, seating_index: int, agent_index: int) -> int:
     """Seed of the agent at position ``agent_index`` of the arena's list, for one hand."""
-    return int(np.random.SeedSequence([seed, deal_index, seating_index, agent_index, 1]).generate_state(1)[0])
+    return derived_seed(seed, deal_index, seating_index, agent_index, 1)
 
 
 # ---------------------------------------------------------------------------------------------- playing

@@ -29,7 +29,8 @@ import numpy as np
 import torch
 
 from agents.neural.rollout import Decisions, HandRecorder, SeatMixer, make_batch_env
-from agents.neural.training import OpponentPool, Run, derived_seed
+from agents.neural.training import OpponentPool, Run
+from trick_core.bits import derived_seed
 
 from .common import SelfPlayArgs
 from .ray_actors import ActorConfig, ActorPool

@@ -34,7 +34,6 @@ from agents.neural.checkpoint import checkpoint_dict, save_checkpoint
 from agents.neural.network import masked_logits
 from agents.neural.training import (
     Clock,
-    derived_seed,
     evaluate,
     make_progress,
     new_network,
@@ -42,6 +41,7 @@ from agents.neural.training import (
     training_record,
 )
 from experiments.common import RunArgs, begin_run, checked
+from trick_core.bits import derived_seed
 from trick_core.registry import make_env
 from trick_core.worker_pool import map_in_workers
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import agents
+from trick_core.bits import derived_seed
 from trick_core.seat_view import SeatView
 
 from .catalog import check_config, game_info, make_env
@@ -90,7 +91,7 @@ class TableSession:
 
     def _deal_next_hand(self) -> None:
         """Deal a hand: the first dealer is drawn from the seed, then the deal passes to the left."""
-        hand_seed = int(np.random.SeedSequence([self.seed, self.hand_number]).generate_state(1)[0])
+        hand_seed = derived_seed(self.seed, self.hand_number)
         if self.hand_number == 0:
             self.env.reset(seed=hand_seed)
         else:
@@ -99,7 +100,7 @@ class TableSession:
         self.hand_number += 1
         for offset, bot in enumerate(self.bots.values()):
             if callable(getattr(bot, "reset", None)):
-                bot.reset(int(np.random.SeedSequence([self.seed, self.hand_number, offset]).generate_state(1)[0]))
+                bot.reset(derived_seed(self.seed, self.hand_number, offset))
 
     def _dealer_index(self) -> int:
         dealer = self.env.unwrapped.state()["dealer"]

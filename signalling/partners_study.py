@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from trick_core.bits import derived_seed
+
 from .deal_counting import NUM_SEATS
 from .partners import ACE_CALL_CONTRACTS, certainty_trick, partner_timeline
 
@@ -28,8 +30,8 @@ def self_play_ace_calls(game: str, agent: str, wanted: int, seed: int = 0, max_d
     while len(hands) < wanted and deals < limit:
         for index, player in enumerate(players):
             if callable(getattr(player, "reset", None)):
-                player.reset(int(np.random.SeedSequence([seed, deals, index]).generate_state(1)[0]))
-        env.reset(seed=int(np.random.SeedSequence([seed, deals]).generate_state(1)[0]))
+                player.reset(derived_seed(seed, deals, index))
+        env.reset(seed=derived_seed(seed, deals))
         while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
             seat = env.agent_selection
             env.step(players[env.unwrapped.possible_agents.index(seat)].act(env, seat))

@@ -101,6 +101,12 @@ def make_rng(seed: int) -> np.ndarray:
     return np.array([np.uint64(rng_state(seed))], dtype=np.uint64)
 
 
+def derived_seed(*parts: int) -> int:
+    """A seed for one purpose and moment of a seeded run, from the run's seed and integers naming them (the
+    arena's deal ``k`` of seed ``s`` is ``derived_seed(s, k)``); numpy's ``SeedSequence``, plain Python."""
+    return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1)[0])
+
+
 @inline_njit
 def rng_next(rng):
     """Next 64 random bits (splitmix64); advances ``rng[0]`` in place."""

@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from trick_core.bits import derived_seed
+
 from .checkpoint import build_network, checkpoint_dict, git_commit, load_checkpoint, save_checkpoint
 from .derived import FeatureEncoder
 from .features import action_features, observation_scale
@@ -45,11 +47,6 @@ def seed_everything(seed: int) -> np.random.Generator:
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)
     return np.random.default_rng(seed)
-
-
-def derived_seed(*parts: int) -> int:
-    """A seed for one purpose and moment of a run (e.g. the env's deals of segment k of seed s)."""
-    return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1)[0])
 
 
 def run_name(game: str, algo: str, seed: int) -> str:
