@@ -169,6 +169,9 @@ Decisions where the rules are silent: ``docs/rules/knuffeln.md#decisions-where-t
 ## Version history
 
 - v0: first release.
+- v0, later in the same version (observations, actions and rewards unchanged): every env takes
+  `illegal_reward`; in every game `state()` gives the dealer as a seat index, as `reset` options and game
+  records do, and holds `config` and `dealt_hands`.
 """
 
 from __future__ import annotations

@@ -103,8 +103,7 @@ class TableSession:
                 bot.reset(derived_seed(self.seed, self.hand_number, offset))
 
     def _dealer_index(self) -> int:
-        dealer = self.env.unwrapped.state()["dealer"]
-        return dealer if isinstance(dealer, int) else self.env.possible_agents.index(dealer)
+        return self.env.unwrapped.state()["dealer"]
 
     @property
     def current_player(self) -> str | None:

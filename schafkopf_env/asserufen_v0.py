@@ -156,6 +156,9 @@ agent knows; `RuntimeError` in the very rare case that no consistent deal is fou
 ## Version history
 
 - v0: first release.
+- v0, later in the same version (observations, actions and rewards unchanged): every env takes
+  `illegal_reward`; in every game `state()` gives the dealer as a seat index, as `reset` options and game
+  records do, and holds `config` and `dealt_hands`.
 """
 
 from __future__ import annotations
@@ -199,8 +202,9 @@ class AsserufenEnv(FourHandsEnv):
         trump = int(s[kernel.S_TRUMP_KIND])
         return {
             "game": GAME,
+            "config": dict(self.config),
             "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
-            "dealer": agents[int(s[kernel.S_DEALER])],
+            "dealer": int(s[kernel.S_DEALER]),
             "current_player": self._agent(int(s[kernel.S_SEAT_TO_ACT])),
             "hands": {a: self._card_names(s[kernel.S_HANDS + i]) for i, a in enumerate(agents)},
             "dealt_hands": {a: self._card_names(s[kernel.S_DEALT_HANDS + i]) for i, a in enumerate(agents)},
@@ -263,7 +267,7 @@ class AsserufenEnv(FourHandsEnv):
     # ------------------------------------------------------------ render
     def _render_text(self) -> str:
         st = self.state()
-        lines = [f"Asserufen — dealer {st['dealer']}, phase {st['phase']}"]
+        lines = [f"Asserufen — dealer {self.possible_agents[st['dealer']]}, phase {st['phase']}"]
         bids = ", ".join(f"{a}: {b}" for a, b in st["bids"].items() if b is not None)
         lines.append(f"bids: {bids or '-'}")
         if st["contract"]:

@@ -118,6 +118,9 @@ Decisions where the rules are silent are listed, with their reasons, in
 ## Version history
 
 - v0: first release.
+- v0, later in the same version (observations, actions and rewards unchanged): every env takes
+  `illegal_reward`; in every game `state()` gives the dealer as a seat index, as `reset` options and game
+  records do, and holds `config` and `dealt_hands`.
 """
 
 from __future__ import annotations
@@ -157,6 +160,7 @@ class BavarianSchafkopfEnv(FourHandsEnv):
         agents = self.possible_agents
         return {
             "game": GAME,
+            "config": dict(self.config),
             "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
             "dealer": int(s[kernel.S_DEALER]),
             "current_player": self._agent(int(s[kernel.S_SEAT_TO_ACT])),

@@ -153,6 +153,9 @@ Decisions where the rules are silent: P1–P14 of ``docs/rules/palatinate_schafk
 ## Version history
 
 - v0: first release (three players, optional sitting-out dealer, schenken, contra with a cap).
+- v0, later in the same version (observations, actions and rewards unchanged): every env takes
+  ``illegal_reward``; in every game ``state()`` gives the dealer as a seat index, as ``reset`` options and game
+  records do, and holds ``config`` and ``dealt_hands``.
 """
 
 from __future__ import annotations
@@ -249,10 +252,10 @@ class PalatinateEnv(KernelEnv):
             "game": GAME,
             "config": dict(self.config),
             "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
-            "dealer": names[int(s[kernel.S_DEALER])],
+            "dealer": int(s[kernel.S_DEALER]),
             "current_player": self._agent(seat),
             "hands": {names[i]: self._cards(s[kernel.S_HANDS + i]) for i in range(self.num_seats)},
-            "dealt": {names[i]: self._cards(s[kernel.S_DEALT_HANDS + i]) for i in range(self.num_seats)},
+            "dealt_hands": {names[i]: self._cards(s[kernel.S_DEALT_HANDS + i]) for i in range(self.num_seats)},
             "skat": self._cards(s[kernel.S_SKAT]),
             "history": [[names[p], self.action_names[a]] for p, a in self._action_history],
             "bids_round_one": self._answers(kernel.S_BID_ONE, ("pass", *kernel.CONTRACT_NAMES[1:])),
@@ -328,8 +331,8 @@ class PalatinateEnv(KernelEnv):
     def _render_text(self) -> str:
         st = self.state()
         lines = [
-            f"Palatinate Schafkopf ({self.num_seats} players)  dealer {st['dealer']}  phase {st['phase']}"
-            f"  to act {st['current_player']}",
+            f"Palatinate Schafkopf ({self.num_seats} players)  dealer {self.possible_agents[st['dealer']]}"
+            f"  phase {st['phase']}  to act {st['current_player']}",
         ]
         if st["contract"] is not None:
             contract = f"contract {st['contract']} by {st['declarer']}, trump {st['trump']}"

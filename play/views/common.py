@@ -61,15 +61,6 @@ class ViewContext:
         return card_label(self.deck, card)
 
 
-def agent_of(value, agents: list[str]) -> str | None:
-    """A seat given as an index (Bavarian, Knüffeln ``state()``) or an agent name, as an agent name."""
-    if value is None:
-        return None
-    if isinstance(value, int):
-        return agents[value] if value >= 0 else None
-    return value
-
-
 def base_view(ctx: ViewContext, phase_labels: dict[str, str]) -> dict:
     """The fields every game's view has; game modules fill in the rest."""
     st = ctx.state
@@ -82,7 +73,7 @@ def base_view(ctx: ViewContext, phase_labels: dict[str, str]) -> dict:
         "config": dict(getattr(ctx.env, "config", {})),
         "viewer": ctx.viewer,
         "agents": ctx.agents,
-        "dealer": agent_of(st["dealer"], ctx.agents),
+        "dealer": ctx.agents[st["dealer"]],
         "phase": phase,
         "phase_label": phase_labels.get(phase, phase),
         "to_act": to_act,

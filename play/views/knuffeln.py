@@ -22,7 +22,6 @@ from .common import (
     HIDDEN_CARD,
     ViewContext,
     add_role,
-    agent_of,
     base_view,
     completed_tricks,
     current_trick,
@@ -184,7 +183,7 @@ def knuffeln_facts(ctx: ViewContext) -> list[list[str]]:
     first, second = st["chosen_suits"]
     facts = [["Chosen suits", f"{ctx.suit(first)} (first), {ctx.suit(second)}"]]
     if st["dealer_choice"] is not None:
-        facts.append(["Dealer", f"{agent_of(st['dealer'], ctx.agents)} "
+        facts.append(["Dealer", f"{ctx.agents[st['dealer']]} "
                       f"{'plays alone' if st['dealer_choice'] == 'play_alone' else 'sits out'}"])
     for exchange in st["exchanges"]:
         what = "ten exchange" if exchange["kind"] == "ten" else "Ole exchange"

@@ -140,17 +140,17 @@ def test_fixed_deal_and_dealer_only_reset():
     env = asserufen_v0.raw_env()
     env.reset(options={"dealer": 2, "hands": DEAL})
     st = env.state()
-    assert st["dealer"] == "player_2" and st["current_player"] == "player_3"
+    assert st["dealer"] == 2 and st["current_player"] == "player_3"
     assert sorted(st["hands"]["player_1"]) == sorted(DEAL["player_1"])
     assert env.game_record()["deal"]["dealer"] == 2
     env.reset(options={"dealer": 3})
-    assert env.state()["dealer"] == "player_3" and env.agent_selection == "player_0"
+    assert env.state()["dealer"] == 3 and env.agent_selection == "player_0"
 
 
 def test_a_fixed_deal_without_a_dealer_has_player_0_as_forehand():
     env = asserufen_v0.raw_env()
     env.reset(options={"hands": DEAL})
-    assert env.state()["dealer"] == "player_3" and env.agent_selection == "player_0"
+    assert env.state()["dealer"] == 3 and env.agent_selection == "player_0"
     assert env.game_record()["deal"]["dealer"] == 3
 
 

@@ -270,7 +270,7 @@ def test_record_replay_reproduces_the_hand(players):
         assert again.unwrapped.state() == env.unwrapped.state()
         fresh = palatinate_v0.raw_env(players=players, max_doublings=3)
         fresh.reset(options=record["deal"])
-        assert fresh.unwrapped.state()["dealt"] == env.unwrapped.state()["dealt"]
+        assert fresh.unwrapped.state()["dealt_hands"] == env.unwrapped.state()["dealt_hands"]
 
 
 def test_replay_rejects_a_record_of_another_config():
@@ -357,7 +357,7 @@ def test_dealer_alone_deals_random_cards():
     env = palatinate_v0.raw_env(players=4)
     env.reset(seed=1, options={"dealer": 2})
     state = env.unwrapped.state()
-    assert state["dealer"] == "player_2" and state["hands"]["player_2"] == [] and to_act(env) == "player_3"
+    assert state["dealer"] == 2 and state["hands"]["player_2"] == [] and to_act(env) == "player_3"
 
 
 def test_illegal_action_raises_naming_the_move_and_the_legal_ones():
@@ -426,7 +426,7 @@ def test_resample_from_infostate_is_consistent_with_what_the_seat_knows(players)
                 again.replay(record)  # the resampled world is a legal hand
                 assert again.unwrapped.state()["hands"] == after["hands"]
                 play_to_end(world, rng)
-            varied += len({json.dumps(w.state()["dealt"]) for w in worlds}) > 1
+            varied += len({json.dumps(w.state()["dealt_hands"]) for w in worlds}) > 1
     assert varied > 20
 
 

@@ -38,7 +38,7 @@ def test_a_fixed_deal_without_a_dealer_is_dealt_by_the_seat_before_player_0(play
     options = {key: value for key, value in example_deal().items() if key != "dealer"}
     env = new_env(options, players=players)
     state = env.unwrapped.state()
-    assert state["dealer"] == f"player_{players - 1}"
+    assert state["dealer"] == players - 1
     assert to_act(env) == "player_0"
     assert env.unwrapped.game_record()["deal"]["dealer"] == players - 1
     if players == 4:
@@ -51,7 +51,7 @@ def test_random_deal_gives_ten_each_and_two_to_the_skat(seed):
         env = palatinate_v0.raw_env(players=players)
         env.reset(seed=seed)
         state = env.unwrapped.state()
-        dealer = state["dealer"]
+        dealer = f"player_{state['dealer']}"
         sizes = {agent: len(cards) for agent, cards in state["hands"].items()}
         for agent, size in sizes.items():
             assert size == (0 if players == 4 and agent == dealer else 10)
