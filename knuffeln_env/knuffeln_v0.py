@@ -169,9 +169,6 @@ Decisions where the rules are silent: ``docs/rules/knuffeln.md#decisions-where-t
 ## Version history
 
 - v0: first release.
-- v0, later in the same version (observations, actions and rewards unchanged): every env takes
-  `illegal_reward`; in every game `state()` gives the dealer as a seat index, as `reset` options and game
-  records do, and holds `config` and `dealt_hands`.
 """
 
 from __future__ import annotations
@@ -406,12 +403,6 @@ class KnuffelnEnv(KernelEnv):
         suits = self.deck.suits
         return suits[int(self._state[kernel.S_FIRST_SUIT])], suits[int(self._state[kernel.S_SECOND_SUIT])]
 
-    def _names(self, mask) -> list[str]:
-        return self.deck.names_of(int(mask))
-
-    def _agent(self, seat: int) -> str | None:
-        return self.possible_agents[seat] if seat >= 0 else None
-
     def _exchanges(self) -> list[dict]:
         s = self._state
         out = []
@@ -467,25 +458,18 @@ class KnuffelnEnv(KernelEnv):
         face_down = int(s[k.S_FACE_DOWN_CARD])
         agents = self.possible_agents
         state = {
-            "game": GAME,
-            "config": dict(self.config),
-            "phase": k.PHASE_NAMES[int(s[k.S_PHASE])],
-            "dealer": int(s[k.S_DEALER]),
+            **self._common_state(),
             "forehand": int(s[k.S_FOREHAND]),
-            "current_player": self._agent(int(s[k.S_SEAT_TO_ACT])),
             "redeals": int(s[k.S_REDEALS]),
             "chosen_suits": list(self.chosen_suits()),
             "turned": [self.deck.name_of(int(s[k.S_STOCK + i])) for i in range(int(s[k.S_NUM_TURNED]))],
-            "face_up": self._names(s[k.S_FACE_UP_MASK]),
+            "face_up": self._card_names(s[k.S_FACE_UP_MASK]),
             "stock_order": [self.deck.name_of(int(s[k.S_STOCK + i])) for i in range(k.STOCK_SIZE)],
-            "stock": self._names(s[k.S_STOCK_MASK]),
-            "out_of_play": self._names(s[k.S_OUT_MASK]),
-            "dealt_hands": {a: self._names(s[k.S_DEALT_HANDS + i]) for i, a in enumerate(agents)},
-            "hands": {a: self._names(s[k.S_HANDS + i]) for i, a in enumerate(agents)},
+            "stock": self._card_names(s[k.S_STOCK_MASK]),
+            "out_of_play": self._card_names(s[k.S_OUT_MASK]),
             "exchanges": self._exchanges(),
             "dealer_choice": (None, "play_alone", "sit_out")[int(s[k.S_DEALER_MODE])],
             "teams": {a: (int(s[k.S_TEAM + i]) if s[k.S_TEAM + i] >= 0 else None) for i, a in enumerate(agents)},
-            "history": [[agents[seat], self.action_names[a]] for seat, a in self._action_history],
             "trick": trick,
             "trick_face_down": bool(s[k.S_TRICK_FACE_DOWN]),
             "face_down_card": self.deck.name_of(face_down) if face_down >= 0 else None,

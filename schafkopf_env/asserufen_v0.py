@@ -156,9 +156,8 @@ agent knows; `RuntimeError` in the very rare case that no consistent deal is fou
 ## Version history
 
 - v0: first release.
-- v0, later in the same version (observations, actions and rewards unchanged): every env takes
-  `illegal_reward`; in every game `state()` gives the dealer as a seat index, as `reset` options and game
-  records do, and holds `config` and `dealt_hands`.
+- v0, later: takes `illegal_reward`; `state()` holds `config`, and its `dealer` is a seat index as in
+  `reset` options and game records (it was the agent's name).
 """
 
 from __future__ import annotations
@@ -201,14 +200,7 @@ class AsserufenEnv(FourHandsEnv):
         called = int(s[kernel.S_CALLED_CARD])
         trump = int(s[kernel.S_TRUMP_KIND])
         return {
-            "game": GAME,
-            "config": dict(self.config),
-            "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
-            "dealer": int(s[kernel.S_DEALER]),
-            "current_player": self._agent(int(s[kernel.S_SEAT_TO_ACT])),
-            "hands": {a: self._card_names(s[kernel.S_HANDS + i]) for i, a in enumerate(agents)},
-            "dealt_hands": {a: self._card_names(s[kernel.S_DEALT_HANDS + i]) for i, a in enumerate(agents)},
-            "history": [[agents[seat], self.action_names[a]] for seat, a in self._action_history],
+            **self._common_state(),
             "bids": {
                 a: (kernel.BID_NAMES[int(s[kernel.S_BIDS + i])] if s[kernel.S_BIDS + i] >= 0 else None)
                 for i, a in enumerate(agents)

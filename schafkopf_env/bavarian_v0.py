@@ -118,9 +118,7 @@ Decisions where the rules are silent are listed, with their reasons, in
 ## Version history
 
 - v0: first release.
-- v0, later in the same version (observations, actions and rewards unchanged): every env takes
-  `illegal_reward`; in every game `state()` gives the dealer as a seat index, as `reset` options and game
-  records do, and holds `config` and `dealt_hands`.
+- v0, later: takes `illegal_reward`; `state()` holds `config` (empty).
 """
 
 from __future__ import annotations
@@ -157,16 +155,8 @@ class BavarianSchafkopfEnv(FourHandsEnv):
         tricks, trick_in_progress = self._tricks()
         side_points, side_tricks = kernel.declarer_side_totals(s) if contract != kernel.PASS else (0, 0)
         result = [float(u) for u in self._settlement()] if over else None
-        agents = self.possible_agents
         return {
-            "game": GAME,
-            "config": dict(self.config),
-            "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
-            "dealer": int(s[kernel.S_DEALER]),
-            "current_player": self._agent(int(s[kernel.S_SEAT_TO_ACT])),
-            "hands": {a: self._card_names(s[kernel.S_HANDS + i]) for i, a in enumerate(agents)},
-            "dealt_hands": {a: self._card_names(s[kernel.S_DEALT_HANDS + i]) for i, a in enumerate(agents)},
-            "history": [[self.possible_agents[seat], self.action_names[a]] for seat, a in self._action_history],
+            **self._common_state(),
             "bids": {
                 a: kernel.CONTRACT_NAMES[int(s[kernel.S_BIDS + i])]
                 for i, a in enumerate(self.possible_agents)

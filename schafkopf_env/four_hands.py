@@ -72,10 +72,3 @@ class FourHandsEnv(KernelEnv):
         hands = [self.deck.cards_of(int(state[k.S_DEALT_HANDS + seat])) for seat in range(k.NUM_SEATS)]
         return Deal(int(state[k.S_DEALER]), np.array([c for hand in hands for c in hand], dtype=np.int64))
 
-    def _card_names(self, mask: int) -> list[str]:
-        """The written cards of a mask, in card-layout order."""
-        return self.deck.names_of(int(mask))
-
-    def _agent(self, seat: int) -> str | None:
-        """The agent of a seat; None for -1 (nobody)."""
-        return self.possible_agents[seat] if seat >= 0 else None

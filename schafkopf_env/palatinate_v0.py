@@ -153,9 +153,8 @@ Decisions where the rules are silent: P1–P14 of ``docs/rules/palatinate_schafk
 ## Version history
 
 - v0: first release (three players, optional sitting-out dealer, schenken, contra with a cap).
-- v0, later in the same version (observations, actions and rewards unchanged): every env takes
-  ``illegal_reward``; in every game ``state()`` gives the dealer as a seat index, as ``reset`` options and game
-  records do, and holds ``config`` and ``dealt_hands``.
+- v0, later: takes ``illegal_reward``; in ``state()`` the dealer is a seat index as in ``reset`` options and
+  game records (it was the agent's name), and ``dealt`` is called ``dealt_hands`` as in the other games.
 """
 
 from __future__ import annotations
@@ -245,25 +244,17 @@ class PalatinateEnv(KernelEnv):
         """The full state as plain Python (JSON-serialisable)."""
         s = self._state
         names = self.possible_agents
-        seat = self._current_seat() if self._started else -1
         contract = int(s[kernel.S_CONTRACT])
         trump = int(s[kernel.S_TRUMP])
         return {
-            "game": GAME,
-            "config": dict(self.config),
-            "phase": kernel.PHASE_NAMES[int(s[kernel.S_PHASE])],
-            "dealer": int(s[kernel.S_DEALER]),
-            "current_player": self._agent(seat),
-            "hands": {names[i]: self._cards(s[kernel.S_HANDS + i]) for i in range(self.num_seats)},
-            "dealt_hands": {names[i]: self._cards(s[kernel.S_DEALT_HANDS + i]) for i in range(self.num_seats)},
-            "skat": self._cards(s[kernel.S_SKAT]),
-            "history": [[names[p], self.action_names[a]] for p, a in self._action_history],
+            **self._common_state(),
+            "skat": self._card_names(s[kernel.S_SKAT]),
             "bids_round_one": self._answers(kernel.S_BID_ONE, ("pass", *kernel.CONTRACT_NAMES[1:])),
             "bids_round_two": self._answers(kernel.S_BID_TWO, ("pass", "simple")),
             "declarer": self._agent(int(s[kernel.S_DECLARER])),
             "contract": kernel.CONTRACT_NAMES[contract] if contract >= 0 else None,
             "trump": FRENCH_32.suits[trump] if trump >= 0 else None,
-            "discards": self._cards(s[kernel.S_DISCARDS]),
+            "discards": self._card_names(s[kernel.S_DISCARDS]),
             "schenken": self._answers(kernel.S_SCHENKEN, ("no_schenken", "schenken")),
             "schenken_answer": [None, "accept", "refuse"][int(s[kernel.S_SCHENKEN_ANSWER])],
             "doublings": int(s[kernel.S_DOUBLINGS]),
@@ -274,12 +265,6 @@ class PalatinateEnv(KernelEnv):
             "tricks_won": {names[i]: int(s[kernel.S_TRICKS_WON + i]) for i in range(self.num_seats)},
             "result": self._result(),
         }
-
-    def _agent(self, seat: int) -> str | None:
-        return self.possible_agents[seat] if seat >= 0 else None
-
-    def _cards(self, mask) -> list[str]:
-        return FRENCH_32.names_of(int(mask))
 
     def _answers(self, offset: int, words: tuple[str, ...]) -> dict[str, str]:
         """Per seat asked, the word of its answer code (``state[offset + seat]``, -1: not asked)."""

@@ -160,6 +160,30 @@ class KernelEnv(TrickTakingEnv):
 
     # ----------------------------------------------------------------- inspection
 
+    def _common_state(self) -> dict:
+        """The fields every game's ``state()`` opens with, the same in every game: ``game``, ``config``,
+        ``phase``, ``dealer`` (a seat index, as in ``reset`` options), ``current_player``, ``hands``,
+        ``dealt_hands`` and ``history`` (``tests/core/test_conventions.py``)."""
+        s, k, agents = self._state, self.kernel, self.possible_agents
+        return {
+            "game": self.game_name,
+            "config": dict(self.config),
+            "phase": k.PHASE_NAMES[int(s[k.S_PHASE])],
+            "dealer": int(s[k.S_DEALER]),
+            "current_player": self._agent(self._current_seat() if self._started else -1),
+            "hands": {agent: self._card_names(s[k.S_HANDS + i]) for i, agent in enumerate(agents)},
+            "dealt_hands": {agent: self._card_names(s[k.S_DEALT_HANDS + i]) for i, agent in enumerate(agents)},
+            "history": [[agents[seat], self.action_names[action]] for seat, action in self._action_history],
+        }
+
+    def _agent(self, seat: int) -> str | None:
+        """The agent of a seat; None for -1 (nobody)."""
+        return self.possible_agents[seat] if seat >= 0 else None
+
+    def _card_names(self, mask) -> list[str]:
+        """The written cards of a mask, in card-layout order."""
+        return self.deck.names_of(int(mask))
+
     def kernel_state(self) -> np.ndarray:
         """A copy of the kernel's ``int64`` state array (its layout: the kernel's ``layout``)."""
         return self._state.copy()
