@@ -13,6 +13,7 @@
 | ``neural`` | a trained network (``agents.neural``): the checkpoint shipped for the game, or ``neural[path=...]`` |
 | ``pimc_neural`` | the ``pimc`` search with that network playing the playouts (``agents.search.pimc_neural``; |
 | | ``pimc_neural[path=...,samples=...]``) |
+| ``ismcts`` | compiled information-set MCTS (SO-ISMCTS) with the ``pimc`` playouts (``agents.search.ismcts``) |
 | ``rules`` | the game's rule-based player (``rules_agent`` of its record in ``trick_core.registry``) |
 | ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
 
@@ -36,6 +37,7 @@ BUILTIN_AGENTS = {
     "nested_pimc": ("agents.search", "NestedPIMCAgent"),
     "neural": ("agents.neural", "make_agent"),
     "pimc_neural": ("agents.search.pimc_neural", "NeuralPIMCAgent"),
+    "ismcts": ("agents.search", "ISMCTSAgent"),
 }
 
 __all__ = ["BUILTIN_AGENTS", "GAME_NAMES", "make", "parse_agent_spec"]

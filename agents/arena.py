@@ -480,8 +480,8 @@ class Args:
     game: str
     """knuffeln, bavarian, palatinate or asserufen"""
     agents: list[str]
-    """two or more agents: random, rules, pimc, pimc_random, nested_pimc, neural, pimc_neural, package.module:attr;
-    arguments in brackets, e.g. pimc[samples=20]"""
+    """two or more agents: random, rules, pimc, pimc_random, nested_pimc, neural, pimc_neural, ismcts,
+    package.module:attr; arguments in brackets, e.g. pimc[samples=20]"""
     hands: int = 100
     """deals per match (each is played once per seating)"""
     seed: int = 0

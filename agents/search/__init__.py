@@ -1,4 +1,4 @@
-"""The search agents: determinized Monte-Carlo search (PIMC) over the compiled drivers.
+"""The search agents: determinized Monte-Carlo search (PIMC, ISMCTS) over the compiled drivers.
 
 | name | agent | module |
 |---|---|---|
@@ -6,6 +6,7 @@
 | ``pimc_random`` | uniformly random playouts | ``pimc`` |
 | ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands | ``pimc`` |
 | ``pimc_neural`` | playouts played by a trained network (``agents.neural``), batched | ``pimc_neural`` |
+| ``ismcts`` | one search tree over the seat's information set (SO-ISMCTS), heuristic playouts | ``ismcts`` |
 
 ``outcomes.search_function`` gives the compiled search loop (``trick_core.drivers.search_outcomes``) of a
 game and playout policy. ``pimc_neural`` is not imported here (it loads torch for its checkpoint).
@@ -14,10 +15,12 @@ game and playout policy. ``pimc_neural`` is not imported here (it loads torch fo
 from __future__ import annotations
 
 from .heuristic import HeuristicPIMCAgent
+from .ismcts import ISMCTSAgent
 from .knuffeln import KnuffelnPIMCAgent
 from .pimc import NestedPIMCAgent, PIMCAgent
 
-__all__ = ["GAME_DEFAULTS", "HeuristicPIMCAgent", "KnuffelnPIMCAgent", "NestedPIMCAgent", "PIMCAgent", "make_pimc"]
+__all__ = ["GAME_DEFAULTS", "HeuristicPIMCAgent", "ISMCTSAgent", "KnuffelnPIMCAgent", "NestedPIMCAgent", "PIMCAgent",
+           "make_pimc"]
 
 GAME_DEFAULTS = {
     "palatinate": {"cautious": False},

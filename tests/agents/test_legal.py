@@ -57,6 +57,16 @@ def test_nested_pimc_agent_plays_only_legal_actions(game, config):
 
 
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
+def test_ismcts_agent_plays_only_legal_actions(game, config):
+    agents = [
+        make("ismcts", game, iterations=12, seed=2),
+        make("ismcts", game, iterations=12, others="policy", seed=4),
+        make("random", game, seed=3),
+    ]
+    play_many(game, config, agents, hands=10, seed=16)
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
 def test_outside_greedy_agent_plays_only_legal_actions(game, config):
     agents = [make("agents.examples.outside_greedy:make_agent", game, samples=2, seed=4), make("random", game)]
     play_many(game, config, agents, hands=5, seed=13)

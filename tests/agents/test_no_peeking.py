@@ -18,6 +18,7 @@ AGENTS = [
     ("agents.examples.outside_greedy:make_agent", {"samples": 2}),
     ("rules", {}),
     ("pimc_neural", {"samples": 3}),
+    ("ismcts", {"iterations": 40}),
 ]
 
 
@@ -114,7 +115,7 @@ def test_agent_decides_the_same_on_twin_tables(game, config, name, kwargs):
         agent = table.agent_selection
         first = make(name, game, seed=index, **kwargs)
         second = make(name, game, seed=index, **kwargs)
-        if name in ("pimc", "pimc_neural"):
+        if name in ("pimc", "pimc_neural", "ismcts"):
             np.testing.assert_array_equal(first.action_values(table, agent), second.action_values(twin, agent))
         assert first.act(table, agent) == second.act(twin, agent)
 
