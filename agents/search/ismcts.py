@@ -41,8 +41,8 @@ Everything but one ``resample_from_infostate`` per decision runs in one compiled
 (``ismcts_search``, a template compiled per game with its kernel, ``resample_hidden`` and playout policy
 by ``trick_core.specialise``, like the drivers), with the tree in arrays preallocated for
 ``iterations + 1`` nodes: one node is added per iteration, children are linked lists (first child, next
-sibling). Decisions with one legal action inside the tree are played without a node; a forced move at
-the root costs nothing.
+sibling). Decisions with one legal action below the root are played without a node; a forced move at
+the root costs nothing (``act`` plays it without searching).
 
 Knüffeln's talk variants: the agent keeps silent at its talk turns, as ``pimc`` does (the playouts cannot
 tell one utterance from another), and inside the tree every seat keeps silent. Face-down plays
@@ -71,7 +71,7 @@ from trick_core.jit import njit
 from trick_core.registry import game_spec
 from trick_core.specialise import code_fingerprint, compile_copies
 
-from ..base import ActionValueAgent, actions_named, card_actions, positive_int, seat_of
+from ..base import ActionValueAgent, actions_named, card_actions, legal_actions, positive_int, seat_of
 from .heuristic import DEFAULT_EPSILON
 from .knuffeln import DEFAULT_EPSILON as KNUFFELN_EPSILON
 from .knuffeln import _probability
@@ -177,8 +177,8 @@ def ismcts_search(world, seat, allowed, iterations, exploration, widening, model
                     if choices[a]:
                         count += 1
                         only = a
-            if count == 1:
-                kernel.apply_action(work, only)
+            if count == 1 and depth > 0:
+                kernel.apply_action(work, only)  # a forced move inside the tree takes no node
                 continue
             child = first_child[node]
             if model_others and current != seat:
@@ -277,7 +277,7 @@ class ISMCTSAgent(ActionValueAgent):
 
     def act(self, env, agent: str) -> int:
         talk = talk_actions(env)
-        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        legal = legal_actions(env, agent)
         if legal.size > 1 and talk[legal].all():
             silent = legal[actions_named(env, SILENT, SILENT.__eq__)[legal]]
             if silent.size:
@@ -289,7 +289,7 @@ class ISMCTSAgent(ActionValueAgent):
         """Visits of each legal action at the root of the search tree (in the order of ``legal``)."""
         start = time.perf_counter()
         if legal is None:
-            legal = np.flatnonzero(env.observe(agent)["action_mask"])
+            legal = legal_actions(env, agent)
         world = env.unwrapped.resample_from_infostate(agent, self.rng)
         allowed = np.zeros(self.kernel.MAX_ACTIONS, dtype=np.int8)
         talk = talk_actions(env)

@@ -74,6 +74,9 @@ def test_it_keeps_silent_at_talk_turns(talk):
                 before = agent.searches
                 assert env.unwrapped.action_to_string(agent.act(env, env.agent_selection)) == "silent"
                 assert agent.searches == before
+                # searched all the same (no card play: bid_iterations), every iteration keeps silent at the root
+                values = agent.action_values(env, env.agent_selection)
+                assert values.sum() == agent.bid_iterations == values[names.index("silent")]
                 talk_turns += 1
             env.step(random_agent.act(env, env.agent_selection))
     assert talk_turns > 0
