@@ -273,7 +273,7 @@ class ISMCTSAgent(ActionValueAgent):
         self.searches = 0
         self.search_seconds = 0.0
         self.failed_redeals = 0
-        self.kernel = game_spec(self.game).kernel()
+        self.max_actions = game_spec(self.game).kernel().MAX_ACTIONS
 
     def act(self, env, agent: str) -> int:
         talk = talk_actions(env)
@@ -291,10 +291,10 @@ class ISMCTSAgent(ActionValueAgent):
         if legal is None:
             legal = legal_actions(env, agent)
         world = env.unwrapped.resample_from_infostate(agent, self.rng)
-        allowed = np.zeros(self.kernel.MAX_ACTIONS, dtype=np.int8)
+        allowed = np.zeros(self.max_actions, dtype=np.int8)
         talk = talk_actions(env)
         allowed[: talk.size] = ~talk | actions_named(env, SILENT, SILENT.__eq__)
-        root_visits = np.zeros(self.kernel.MAX_ACTIONS, dtype=np.float64)
+        root_visits = np.zeros(self.max_actions, dtype=np.float64)
         rng = make_rng(int(self.rng.integers(2**63)))
         iterations = self.iterations if card_actions(env)[legal].any() else self.bid_iterations
         search = compiled_ismcts(self.game)
