@@ -122,3 +122,10 @@ def positive_int(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
         raise ValueError(f"{what} must be a positive integer, got {value!r}")
     return int(value)
+
+
+def probability(value, what: str) -> float:
+    """``value`` as a float in [0, 1], or ``ValueError`` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
+        raise ValueError(f"{what} must be a number in [0, 1], got {value!r}")
+    return float(value)

@@ -71,10 +71,17 @@ from trick_core.jit import njit
 from trick_core.registry import game_spec
 from trick_core.specialise import code_fingerprint, compile_copies
 
-from ..base import ActionValueAgent, actions_named, card_actions, legal_actions, positive_int, seat_of
+from ..base import (
+    ActionValueAgent,
+    actions_named,
+    card_actions,
+    legal_actions,
+    positive_int,
+    probability,
+    seat_of,
+)
 from .heuristic import DEFAULT_EPSILON
 from .knuffeln import DEFAULT_EPSILON as KNUFFELN_EPSILON
-from .knuffeln import _probability
 from .pimc import action_family
 
 DEFAULT_ITERATIONS = 200
@@ -268,7 +275,7 @@ class ISMCTSAgent(ActionValueAgent):
         if others not in OTHERS:
             raise ValueError(f"others must be one of {list(OTHERS)}, got {others!r}")
         self.others = others
-        self.epsilon = _probability(GAME_EPSILON.get(self.game, DEFAULT_EPSILON) if epsilon is None else epsilon,
+        self.epsilon = probability(GAME_EPSILON.get(self.game, DEFAULT_EPSILON) if epsilon is None else epsilon,
                                     "epsilon")
         self.searches = 0
         self.search_seconds = 0.0

@@ -32,7 +32,7 @@ import numpy as np
 
 from knuffeln_env.knuffeln import kernel as K
 
-from ..base import legal_actions, positive_int, turn_actions
+from ..base import legal_actions, positive_int, probability, turn_actions
 from ..rules.knuffeln_table import decode
 from .heuristic import HeuristicPIMCAgent
 from .pimc import nan_mean
@@ -42,12 +42,6 @@ DEFAULT_PLAYOUTS_PER_SAMPLE = 1
 DEFAULT_EPSILON = 0.1
 DEFAULT_TURN_THRESHOLD = 0.6
 DEFAULT_TURN_LIKELIHOOD = 0.5
-
-
-def _probability(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
-        raise ValueError(f"{what} must be a number in [0, 1], got {value!r}")
-    return float(value)
 
 
 class KnuffelnPIMCAgent(HeuristicPIMCAgent):
@@ -70,8 +64,8 @@ class KnuffelnPIMCAgent(HeuristicPIMCAgent):
             raise ValueError(f"the Knüffeln search agent plays knuffeln, not {game!r}")
         bid_samples = 2 * positive_int(samples, "samples") if bid_samples is None else bid_samples
         super().__init__(game, samples, playouts_per_sample, epsilon, True, bid_samples, seed)
-        self.turn_threshold = _probability(turn_threshold, "turn_threshold")
-        self.turn_likelihood = _probability(turn_likelihood, "turn_likelihood")
+        self.turn_threshold = probability(turn_threshold, "turn_threshold")
+        self.turn_likelihood = probability(turn_likelihood, "turn_likelihood")
 
     def act(self, env, agent: str) -> int:
         legal = legal_actions(env, agent)
