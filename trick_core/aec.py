@@ -43,7 +43,9 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from .env_options import OBSERVATION_TYPES as OBSERVATION_TYPES  # re-exported: their home before env_options
 from .env_options import EnvOptions, checked_env_options
+from .env_options import UnknownRenderModeError as UnknownRenderModeError
 
 DEAL_OPTION_KEYS = frozenset({"dealer", "hands", "skat", "stock", "record"})
 IGNORED_RESET_KEYS = frozenset({"options"})
