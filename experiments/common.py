@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -231,7 +230,8 @@ shares in [0, 1], and numbers (positive, or zero or more; None where an option a
 def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> None:
     """Every option of a run checked before anything is built, played or written: ``ValueError`` naming the
     first bad one (a size below one, an unknown game, env option, agent or device, a missing checkpoint, a
-    checkpoint of another game, configuration or run). ``algo`` is the script's, for ``--resume``;
+    checkpoint of another game, configuration or run), then the script's own (its ``Args.check_options(config)``,
+    where it has one). ``algo`` is the script's, for ``--resume``;
     ``warm_started``: the run will be given its ``--init-from`` (the pipeline's RL stage)."""
     config = parse_config(args.config)
     make_env(args.game, **config)  # the game and its options
@@ -269,8 +269,8 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
         starting_checkpoint(args.init_from, args.game, config)
     if getattr(args, "resume", None):
         resume_checkpoint(args.resume, args.game, config, algo, args.seed)
-    if getattr(args, "data", None) and not Path(args.data).is_file():
-        raise ValueError(f"no teacher data at {args.data!r}")
+    if callable(getattr(args, "check_options", None)):
+        args.check_options(config)  # the script's own checks (e.g. warm_start's teacher data)
 
 
 def check_agents(args) -> None:

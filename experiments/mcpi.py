@@ -88,6 +88,15 @@ class Args(TrainingArgs):
     """target q: for this many probes, actors and rollouts play the policy head (a warm start's imitation
     of its teacher) while q learns its values; then they play greedy q"""
 
+    def check_options(self, config: dict) -> None:
+        """mcpi's own checks, run by ``check_args`` before anything is built (``ValueError`` naming the option)."""
+        if self.target not in ("policy", "q"):
+            raise ValueError(f"target must be 'policy' or 'q', got {self.target!r}")
+        if self.rollout_policy not in ("current", "start"):
+            raise ValueError(f"rollout_policy must be 'current' or 'start', got {self.rollout_policy!r}")
+        if config.get("match"):
+            raise ValueError("mcpi plays single hands: match=True is not supported (use dmc.py or ppo.py)")
+
 
 def greedy_policy(network, head: str, device):
     """``policy(observation, action_mask)``: the legal action of highest score of ``head`` in every row."""
@@ -198,13 +207,7 @@ def learn_policy(args: Args, network, anchor, optimizer, observation, legal, tar
 
 
 def main(args: Args) -> dict:
-    if args.target not in ("policy", "q"):
-        raise ValueError(f"target must be 'policy' or 'q', got {args.target!r}")
-    if args.rollout_policy not in ("current", "start"):
-        raise ValueError(f"rollout_policy must be 'current' or 'start', got {args.rollout_policy!r}")
     config, device, rng, scale = begin_run(args, ALGO, args.env_threads)
-    if config.get("match"):
-        raise ValueError("mcpi plays single hands: match=True is not supported (use dmc.py or ppo.py)")
     network = starting_network(args, config, device)
     optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate)
     env = make_batch_env(args.game, args.num_envs, num_threads=args.env_threads, copy=False, **config)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -46,6 +47,8 @@ from trick_core.registry import make_env
 from trick_core.worker_pool import map_in_workers
 
 ALGO = "warm_start"
+TEACHER_COLUMNS = ("observation", "action_mask", "action", "teacher", "returns", "hand")
+HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
 
 
 @dataclass
@@ -75,6 +78,12 @@ class Args(RunArgs):
     holdout: float = 0.05
     """share of hands held out to measure the imitation accuracy"""
 
+    def check_options(self, config: dict) -> None:
+        """warm_start's own check, run by ``check_args`` before the run folder is made: ``--data`` is teacher
+        data of this game and configuration."""
+        if self.data:
+            check_teacher_data(self.data, make_env(self.game, **config).unwrapped.obs_size)
+
 
 # ---------------------------------------------------------------------------------------------- teacher data
 
@@ -84,7 +93,7 @@ def play_teacher_hands(game: str, config: dict, teacher: str, explore: float, se
     env = make_env(game, **config)
     agent = make(teacher, game)
     rng = np.random.default_rng(seed)
-    columns = {key: [] for key in ("observation", "action_mask", "action", "teacher", "returns", "hand")}
+    columns = {key: [] for key in TEACHER_COLUMNS}
     hand = 0
     while len(columns["action"]) < decisions:
         env.reset(seed=derived_seed(seed, hand))
@@ -135,6 +144,29 @@ def teacher_data(args: Args, config: dict) -> dict:
         part["hand"] = part["hand"] + offset
         offset = int(part["hand"].max()) + 1
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
+def check_teacher_data(path: str, obs_size: int) -> None:
+    """``path`` is a ``teacher_data.npz`` with every column, whose observations have ``obs_size`` entries
+    (``ValueError`` naming what is wrong). Reads only the arrays' headers, not the data."""
+    if not Path(path).is_file():
+        raise ValueError(f"no teacher data at {path!r}")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            shapes = {}
+            for name in archive.namelist():
+                with archive.open(name) as member:
+                    read_header = HEADER_READERS.get(np.lib.format.read_magic(member), HEADER_READERS[(2, 0)])
+                    shapes[name.removesuffix(".npy")] = read_header(member)[0]
+    except (zipfile.BadZipFile, ValueError) as error:
+        raise ValueError(f"{path!r} is not teacher data (an .npz written by warm_start): {error}") from None
+    missing = [column for column in TEACHER_COLUMNS if column not in shapes]
+    if missing:
+        raise ValueError(f"teacher data {path!r} lacks the columns {missing} (it has {sorted(shapes)})")
+    width = shapes["observation"][1] if len(shapes["observation"]) == 2 else None
+    if width != obs_size:
+        raise ValueError(f"the observations of teacher data {path!r} have {width} entries, this game's {obs_size}: "
+                         "data of another game or variant?")
 
 
 # ---------------------------------------------------------------------------------------------- fit
@@ -229,10 +261,6 @@ def main(args: Args) -> dict:
         np.savez(run_dir / "teacher_data.npz", **data)
     data_seconds = time.perf_counter() - start
     network = new_network(args.game, config, args.hidden, args.features).to(device)
-    obs_size = make_env(args.game, **config).unwrapped.obs_size
-    if obs_size != data["observation"].shape[1]:
-        raise ValueError(f"the data's observations have {data['observation'].shape[1]} entries, the game's "
-                         f"{obs_size}: data of another game or variant?")
     start = time.perf_counter()
     metrics = fit(args, network, data, scale, rng, writer, device)
     fit_seconds = time.perf_counter() - start

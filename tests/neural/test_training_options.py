@@ -9,16 +9,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agents.neural import ship
 from agents.neural.checkpoint import load_checkpoint
 from experiments import dmc, mcpi, pipeline, ppo, warm_start
 from experiments.common import check_args
+from trick_core.registry import make_env
 
 from .test_training import ITERATION, tiny_args
 
 ROOT = Path(__file__).resolve().parents[2]
+BAVARIAN_OBS_SIZE = make_env("bavarian").unwrapped.obs_size
+KNUFFELN_OBS_SIZE = make_env("knuffeln").unwrapped.obs_size
 
 
 @pytest.mark.parametrize(("module", "overrides", "complaint"), [
@@ -45,6 +49,8 @@ ROOT = Path(__file__).resolve().parents[2]
     (mcpi, {"probes_per_iteration": 0}, "probes_per_iteration must be a positive integer"),
     (mcpi, {"probe_rate": -0.1}, r"probe_rate must lie in \[0, 1\]"),
     (mcpi, {"probe_rate": 0.0}, "probe_rate must be positive"),  # looped for ever
+    (mcpi, {"game": "knuffeln", "config": ["match=true"]}, "mcpi plays single hands"),  # was a traceback
+    (mcpi, {"target": "value"}, "target must be 'policy' or 'q'"),
 ])
 def test_a_bad_option_is_named_before_the_run_starts(module, overrides, complaint, tmp_path):
     args = tiny_args(module, tmp_path, "run", **overrides)
@@ -71,6 +77,44 @@ def test_a_bad_warm_start_option_is_named_before_the_teacher_plays(overrides, co
     assert not (tmp_path / "warm").exists()
 
 
+TEACHER_COLUMNS = ("observation", "action_mask", "action", "teacher", "returns", "hand")
+
+
+def write_teacher_data(path: Path, width: int, columns=TEACHER_COLUMNS) -> str:
+    arrays = {"observation": np.zeros((4, width), np.float16), "action_mask": np.ones((4, 3), bool),
+              "action": np.zeros(4, np.int64), "teacher": np.ones(4, bool), "returns": np.zeros(4, np.float32),
+              "hand": np.arange(4)}
+    np.savez(path, **{column: arrays[column] for column in columns})
+    return str(path)
+
+
+@pytest.mark.parametrize(("data", "complaint"), [
+    (lambda folder: write_teacher_data(folder / "knuffeln.npz", KNUFFELN_OBS_SIZE),
+     f"have {KNUFFELN_OBS_SIZE} entries, this game's {BAVARIAN_OBS_SIZE}: data of another game"),
+    (lambda folder: write_teacher_data(folder / "partial.npz", BAVARIAN_OBS_SIZE, ("observation", "action")),
+     r"lacks the columns \['action_mask', 'teacher', 'returns', 'hand'\]"),
+    (lambda folder: (folder / "text.npz").write_text("not an archive") and str(folder / "text.npz"),
+     "is not teacher data"),
+])
+def test_warm_start_refuses_teacher_data_it_cannot_learn_from(data, complaint, tmp_path):
+    """Another game's data ended in a traceback after the run folder was made; now it is named first."""
+    args = warm_start.Args(game="bavarian", workers=1, epochs=1, hidden=(16,), eval_hands=0, progress=False,
+                           run_dir=str(tmp_path / "warm"), data=data(tmp_path))
+    with pytest.raises(ValueError, match=complaint):
+        warm_start.main(args)
+    assert not (tmp_path / "warm").exists()
+
+
+def test_warm_start_learns_from_its_own_saved_data(tmp_path):
+    """--data with a file the warm start wrote passes the check and trains on it."""
+    args = warm_start.Args(game="bavarian", decisions=300, workers=1, epochs=1, hidden=(16,), eval_hands=0,
+                           progress=False, run_dir=str(tmp_path / "first"))
+    warm_start.main(args)
+    saved = str(tmp_path / "first" / "teacher_data.npz")
+    again = warm_start.main(dataclasses.replace(args, run_dir=str(tmp_path / "again"), data=saved))
+    assert again["decisions"] == int(np.load(saved)["action"].size) >= 300
+
+
 def test_resume_refuses_a_run_of_another_seed(tmp_path):
     """The seed draws every segment's deals: resumed under another seed, the run would not continue."""
     args = tiny_args(ppo, tmp_path, "run", seed=3, total_decisions=ITERATION)
@@ -87,12 +131,13 @@ def test_resume_refuses_a_run_of_another_seed(tmp_path):
     ({"algo": "mcpi", "rl": ["anchor_share=0.5"]}, "not key=value of an option of experiments.mcpi"),
     ({"teacher_decisions": 0}, "teacher_decisions must be a positive integer"),
     ({"budget_cpu_minutes": -1.0}, "budget_cpu_minutes must be positive"),
+    ({"game": "knuffeln", "algo": "mcpi", "config": ["match=true"]}, "mcpi plays single hands"),
 ])
 def test_the_pipeline_checks_both_stages_before_the_warm_start(overrides, complaint, tmp_path):
     """A bad option of the RL stage used to surface only once the warm start had spent its minutes."""
     options = {"teacher_decisions": 200, "warm_epochs": 1, "workers": 1, "hidden": (16,), "eval_hands": 0,
                "progress": False, **overrides}
-    args = pipeline.Args(game="bavarian", runs_dir=str(tmp_path), **options)
+    args = pipeline.Args(**{"game": "bavarian", "runs_dir": str(tmp_path), **options})
     with pytest.raises(ValueError, match=complaint):
         pipeline.main(args)
     assert list(tmp_path.iterdir()) == [], "the pipeline started before refusing the option"
