@@ -54,6 +54,7 @@ import numpy as np
 
 from trick_core.aec import check_seed
 from trick_core.bits import derived_seed
+from trick_core.checks import positive_int
 from trick_core.registry import game_spec, make_env
 from trick_core.seat_view import SeatView
 from trick_core.worker_pool import run_in_workers
@@ -363,11 +364,10 @@ def check_match_inputs(game: str, specs: list[str], hands: int, seed: int, confi
         raise ValueError(f"unknown backend {backend!r}; choose from {list(BACKENDS)}")
     if len(specs) < 2:
         raise ValueError(f"a match needs at least two agents, got {specs}")
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-        raise ValueError(f"hands must be a positive integer, got {hands!r}")
+    positive_int(hands, "hands")
     check_seed(seed, game)
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers must be a positive integer (or None), got {workers!r}")
+    if workers is not None:
+        positive_int(workers, "workers")
     for spec in dict.fromkeys(specs):
         make(spec, game)
     make_env(game, **(config or {}))

@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from trick_core.checks import positive_int, probability  # noqa: F401 (the agents import them from here)
 from trick_core.registry import game_spec
 
 
@@ -115,17 +116,3 @@ def seat_of(env, agent: str) -> int:
         return env.unwrapped.possible_agents.index(agent)
     except ValueError:
         raise ValueError(f"unknown agent {agent!r}; the table seats {env.unwrapped.possible_agents}") from None
-
-
-def positive_int(value, what: str) -> int:
-    """``value`` as a positive int, or ``ValueError`` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
-        raise ValueError(f"{what} must be a positive integer, got {value!r}")
-    return int(value)
-
-
-def probability(value, what: str) -> float:
-    """``value`` as a float in [0, 1], or ``ValueError`` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
-        raise ValueError(f"{what} must be a number in [0, 1], got {value!r}")
-    return float(value)

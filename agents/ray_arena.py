@@ -32,6 +32,8 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from trick_core.checks import positive_int
+
 INSTALL_HINT = "Ray is not installed: pip install -e '.[ray]' (Ray core, beside the other extras)"
 
 Job = tuple[int, int]
@@ -88,8 +90,8 @@ def connect(address: str | None = None, num_cpus: int | None = None, log_to_driv
     ray = require_ray()
     if ray.is_initialized():
         return False
-    if num_cpus is not None and (isinstance(num_cpus, bool) or not isinstance(num_cpus, int) or num_cpus < 1):
-        raise ValueError(f"num_cpus must be a positive integer, got {num_cpus!r}")
+    if num_cpus is not None:
+        positive_int(num_cpus, "num_cpus")
     if address is None:
         ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=log_to_driver)
     else:
@@ -142,8 +144,7 @@ def chunks(jobs: list[Job], workers: int, chunk_deals: int | None) -> list[list[
             out.append(jobs[start : start + size])
             start += size
         return out
-    if isinstance(chunk_deals, bool) or not isinstance(chunk_deals, int) or chunk_deals < 1:
-        raise ValueError(f"chunk_deals must be a positive integer, got {chunk_deals!r}")
+    positive_int(chunk_deals, "chunk_deals")
     return [jobs[start : start + chunk_deals] for start in range(0, len(jobs), chunk_deals)]
 
 
@@ -183,8 +184,7 @@ def play_on_ray(
         raise RuntimeError("play_on_ray needs a Ray session: call agents.ray_arena.connect() first")
     options = options or RayOptions()
     workers = cluster_cpus() if workers is None else workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    positive_int(workers, "workers")
     task = ray.remote(num_cpus=1, max_retries=options.max_retries, num_returns="streaming")(_play_chunk)
     matches_ref = ray.put(matches)
     waiting = chunks(list(jobs), workers, options.chunk_deals)

@@ -23,6 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from trick_core.aec import check_seed
+from trick_core.checks import positive_int
 from trick_core.registry import GAME_NAMES, game_spec
 
 from . import make
@@ -96,8 +97,8 @@ def run_tournament(args: Args, console: Console | None = None) -> dict:
 def check_entries(args: Args) -> None:
     """Every game, entrant and size of the tournament, checked before the first deal is played (a bad name
     found only when its game comes up would cost the games played before it): ``ValueError`` naming it."""
-    if args.hands is not None and (isinstance(args.hands, bool) or args.hands < 1):
-        raise ValueError(f"hands must be a positive integer (or the registry's default), got {args.hands!r}")
+    if args.hands is not None:
+        positive_int(args.hands, "hands")
     check_seed(args.seed, "tournament")
     for game in args.games:
         game_spec(game)

@@ -50,6 +50,7 @@ import numpy as np
 import torch
 
 from agents.ray_arena import require_ray
+from trick_core.checks import positive_int
 from trick_core.registry import game_spec
 
 BACKENDS = ("local", "ray")
@@ -213,8 +214,7 @@ class ActorPool:
         if backend != "ray" and ray_address is not None:
             raise ValueError(f"ray_address {ray_address!r} needs the ray backend (the {backend!r} backend would "
                              "ignore it)")
-        if isinstance(num_actors, bool) or not isinstance(num_actors, int) or num_actors < 1:
-            raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
+        positive_int(num_actors, "num_actors")
         game_spec(config.game)
         self.backend, self.num_actors = backend, num_actors
         self._started_ray = False

@@ -28,6 +28,7 @@ import numpy as np
 
 from agents import make
 from knuffeln_env import knuffeln_v0
+from trick_core.checks import positive_int
 
 from .log import is_talk
 from .metrics import causal_influence, flip_rate
@@ -109,8 +110,7 @@ def intervention_events(record: dict, listener_agent: str = "rules", speaker_age
     if not isinstance(config, dict) or record.get("game") != "knuffeln" or config.get("talk", "off") == "off" \
             or config.get("players", 4) != 4:
         raise ValueError("interventions need a four-player Knüffeln record with talk on (its 'config' says so)")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    positive_int(samples, "samples")
     seats = [f"player_{seat}" for seat in range(4)]
     if speakers is not None and not set(speakers) <= set(seats):
         raise ValueError(f"unknown speakers {sorted(set(map(str, speakers)) - set(seats))}; seats are {seats}")

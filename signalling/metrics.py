@@ -56,6 +56,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.stats import mean_interval
+from trick_core.checks import positive_int
 
 Z95 = 1.959963984540054
 
@@ -141,10 +142,8 @@ def mutual_information_test(x: Sequence, y: Sequence, groups: Sequence | None = 
         raise ValueError(f"paired samples differ in length: {len(x)} and {len(y)}")
     if len(x) == 0:
         raise ValueError("cannot test a mutual information on empty samples")
-    if isinstance(permutations, bool) or not isinstance(permutations, int) or permutations < 1:
-        raise ValueError(f"permutations must be a positive integer, got {permutations!r}")
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 1:
-        raise ValueError(f"bootstrap must be a positive integer, got {bootstrap!r}")
+    positive_int(permutations, "permutations")
+    positive_int(bootstrap, "bootstrap")
     if groups is not None and len(groups) != len(x):
         raise ValueError(f"groups must give one group per pair: {len(groups)} groups for {len(x)} pairs")
     rng = np.random.default_rng(seed)

@@ -20,6 +20,7 @@ from gymnasium.vector.utils import batch_space
 
 from . import batch_loops
 from .aec import TrickTakingEnv, check_seed
+from .checks import positive_int
 from .env_options import OBSERVATION_TYPES
 
 
@@ -233,8 +234,7 @@ class BatchEnvCore:
         """The batch env of the options documented in ``schafkopf_env.batch``; ``config`` holds the game's
         rule options, those of its PettingZoo env."""
         aec_env, kernel_module, params = self._game_rules(game, config, observation_type)
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        positive_int(num_envs, "num_envs")
         check_num_threads(num_threads)
         self.game = game
         self.num_envs = int(num_envs)

@@ -39,6 +39,7 @@ import numpy as np
 from . import drivers
 from .aec import TrickTakingEnv
 from .bits import make_rng, rng_state
+from .checks import positive_int
 from .compiled_kernel import (
     ADVANCE_SIGNATURE,
     DEAL_RANDOM_SIGNATURE,
@@ -245,8 +246,7 @@ class KernelEnv(TrickTakingEnv):
                     f"{game}: action {self.action_names[action]!r} is not legal now; "
                     f"legal: {self.legal_action_strings()}"
                 )
-        if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
-            raise ValueError(f"{game}: playouts must be a positive integer, got {playouts!r}")
+        positive_int(playouts, f"{game}: playouts")
         out = np.zeros((len(indices), self.num_seats), dtype=np.float64)
         seed = seed_of(seed, game)
         self._drivers.playout_values(self._state, np.array(indices, dtype=np.int64), int(playouts), make_rng(seed), out)

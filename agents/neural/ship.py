@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from trick_core.checks import positive_int
+
 from .checkpoint import SHIPPED_DIR, load_checkpoint, save_checkpoint
 
 
@@ -97,8 +99,7 @@ def check(args: Args) -> dict:
     for name in ("random_hands", "rules_hands", "pimc_hands", "seed"):
         if getattr(args, name) < 0:
             raise ValueError(f"{name} must be >= 0, got {getattr(args, name)!r}")
-    if args.workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {args.workers!r}")
+    positive_int(args.workers, "workers")
     return checkpoint
 
 
