@@ -7,7 +7,8 @@ A learner step is one decision of the learner's seat, with every opponent move u
 (``batch.sample_actions()``), so the figures measure the env, not a policy.
 
 - ``vector_random[game][threads]``: ``OneSeatVectorEnv`` with random opponents (compiled), ``num_envs``
-  rows, on 1 and 2 numba threads;
+  rows, on 1 and 2 numba threads (a count above numba's threads on the machine is listed in
+  ``threads_not_measured``, beside ``numba_threads``, and said on stderr);
 - ``vector_policy[game]``: the same with a batched numpy opponent callable (first legal action), 1 thread;
 - ``one_seat[game]``: ``gymnasium.make(<id>)`` (the AEC-based one-seat env) with random opponents.
 
@@ -17,6 +18,7 @@ Each figure is the best of three timed runs after a warm-up (compilation) run.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -86,12 +88,21 @@ def one_seat_rate(game: str, seconds: float) -> float:
 
 def main(args: Args) -> dict:
     check_positive(args, "seconds", "num_envs", "threads")
-    results: dict = {"num_envs": args.num_envs, "vector_random": {}, "vector_policy": {}, "one_seat": {}}
+    unknown = sorted(set(args.games) - set(trick_gym.GAMES))
+    if unknown:
+        raise ValueError(f"unknown games {unknown}; choose from {list(trick_gym.GAMES)}")
+    available = numba.config.NUMBA_NUM_THREADS
+    measured = [threads for threads in args.threads if threads <= available]
+    results: dict = {"num_envs": args.num_envs, "numba_threads": available,
+                     "threads_not_measured": [threads for threads in args.threads if threads > available],
+                     "vector_random": {}, "vector_policy": {}, "one_seat": {}}
+    if results["threads_not_measured"]:
+        print(f"trick_gym_speed: numba has {available} threads here; not measured: --threads "
+              f"{results['threads_not_measured']}", file=sys.stderr)
     for game in args.games:
         results["vector_random"][game] = {
             str(threads): round(vector_rate(game, args.num_envs, threads, "random", args.seconds))
-            for threads in args.threads
-            if threads <= numba.config.NUMBA_NUM_THREADS
+            for threads in measured
         }
         results["vector_policy"][game] = round(vector_rate(game, args.num_envs, 1, first_legal, args.seconds))
         results["one_seat"][game] = round(one_seat_rate(game, args.seconds))

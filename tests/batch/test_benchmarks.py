@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import json
 
+import numba
 import pytest
 
 from benchmarks import compare, startup
@@ -115,6 +116,7 @@ def test_training_throughput_reports_actors_in_one_and_in_several_processes():
     ("soak", "run", {"games": ("bavarian",), "hands": 10, "leak_positions": -1}, "--leak-positions must be at least 0"),
     ("soak", "run", {"games": ("bavarian",), "hands": 10, "workers": 0}, "--workers must be positive"),
     ("trick_gym_speed", "main", {"games": ["bavarian"], "num_envs": 8, "seconds": -1.0}, "--seconds must be positive"),
+    ("trick_gym_speed", "main", {"games": ["chess"], "num_envs": 8, "seconds": 0.01}, r"unknown games \['chess'\]"),
     ("agent_speed", "run", {"games": ["bavarian"], "agents": ["random"], "positions": 0},
      "--positions must be positive"),
     ("training_throughput", "main", {"games": ["bavarian"], "num_envs": 8, "hidden": (8,), "small_hidden": (),
@@ -132,6 +134,19 @@ def test_a_benchmark_refuses_a_size_that_would_measure_nothing_before_it_starts(
     script = importlib.import_module(f"benchmarks.{module}")
     with pytest.raises(ValueError, match=complaint):
         getattr(script, entry)(script.Args(**options))
+
+
+def test_trick_gym_speed_says_which_thread_counts_it_could_not_measure(capsys):
+    """A thread count above numba's was dropped from the JSON without a word."""
+    from benchmarks import trick_gym_speed
+
+    too_many = numba.config.NUMBA_NUM_THREADS + 1
+    results = trick_gym_speed.main(trick_gym_speed.Args(seconds=0.01, num_envs=8, games=["bavarian"],
+                                                        threads=[1, too_many]))
+    assert results["threads_not_measured"] == [too_many]
+    assert results["numba_threads"] == numba.config.NUMBA_NUM_THREADS
+    assert list(results["vector_random"]["bavarian"]) == ["1"] and results["vector_random"]["bavarian"]["1"] > 0
+    assert f"not measured: --threads [{too_many}]" in capsys.readouterr().err
 
 
 def test_instruction_count_rows_play_their_work_and_dumps_parse():
