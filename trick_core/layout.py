@@ -17,6 +17,8 @@ the action history of any game the same way; ``record_action`` appends to that h
 
 from __future__ import annotations
 
+import numpy as np
+
 from .jit import inline_njit
 
 COMMON_FIELDS = {
@@ -69,6 +71,13 @@ class StateLayout:
             name: int(state[offset]) if size == 1 else [int(x) for x in state[offset : offset + size]]
             for name, (offset, size) in self.fields.items()
         }
+
+
+@inline_njit
+def card_mask(state, offset):
+    """The card mask stored at ``state[offset]`` (a hand, a trick's cards ...) as ``uint64``: a state array
+    holds int64, the bit helpers work on uint64."""
+    return np.uint64(state[offset])
 
 
 @inline_njit

@@ -12,6 +12,7 @@ import numpy as np
 from schafkopf_env.trumps import EFFECTIVE_SUIT_MASK, RANK_A
 from trick_core.bits import ONE, ZERO, bit, has_card
 from trick_core.jit import inline_njit
+from trick_core.layout import card_mask
 
 from .doubling import start_play
 from .layout import (
@@ -30,7 +31,7 @@ from .layout import (
     S_SEAT_TO_ACT,
     S_TRUMP_KIND,
 )
-from .state import card_mask, end_hand
+from .state import end_hand
 from .tables import (
     ACTION_ACCEPT,
     ACTION_DARF_MAN,

@@ -8,9 +8,9 @@ from __future__ import annotations
 from schafkopf_env.trumps import NUM_CARDS
 from trick_core.bits import ONE, ZERO, lowest_bit
 from trick_core.jit import inline_njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from . import layout
-from .state import card_mask
 from .tables import (
     ACTION_ACCEPT,
     CONTRACT_ACE_CALL,

@@ -13,6 +13,7 @@ import numpy as np
 from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, winning_position
 from trick_core.bits import bit, popcount
 from trick_core.jit import inline_njit
+from trick_core.layout import card_mask
 
 from .doubling import to_play
 from .layout import (
@@ -36,7 +37,7 @@ from .layout import (
     S_TRUMP_KIND,
     S_VOID_SUITS,
 )
-from .state import card_mask, end_hand, is_du
+from .state import end_hand, is_du
 from .tables import CONTRACT_ACE_CALL, NUM_SEATS, NUM_TRICKS, ZERO
 
 RUN_AWAY_LENGTH = 4

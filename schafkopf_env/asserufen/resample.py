@@ -18,6 +18,7 @@ from schafkopf_env.trumps import EFFECTIVE_SUIT_MASK, RANK_A, RANK_K, TRUMP
 from trick_core.bits import ZERO, bit, has_card, popcount
 from trick_core.drivers import RESAMPLING_PROTOCOL
 from trick_core.jit import inline_njit, njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from .layout import (
     S_CALLED_CARD,
@@ -39,7 +40,7 @@ from .layout import (
     S_VOID_SUITS,
 )
 from .rules import apply, is_legal
-from .state import card_mask, max_doublings, start_hand_with_masks
+from .state import max_doublings, start_hand_with_masks
 from .tables import (
     CONTRACT_ACE_CALL,
     FULL_MASK,

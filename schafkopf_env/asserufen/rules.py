@@ -12,13 +12,12 @@ import numpy as np
 
 from trick_core.bits import ONE, ZERO, has_card, random_bit
 from trick_core.jit import inline_njit
-from trick_core.layout import record_action
+from trick_core.layout import card_mask, record_action
 
 from .bidding import answer_darf_man, bid, call_card, legal_bid_bits, legal_call_bits, legal_trump_bits, name_trump
 from .doubling import answer_doubling, legal_doubling_bits
 from .layout import S_HANDS, S_HISTORY_ACTIONS, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_PHASE, S_SEAT_TO_ACT
 from .play import legal_card_bits, play_card
-from .state import card_mask
 from .tables import (
     ACTION_ACCEPT,
     ACTION_REFUSE,

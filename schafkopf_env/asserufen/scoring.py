@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from schafkopf_env.trumps import consecutive_top_trumps
 from trick_core.jit import inline_njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from .layout import (
     S_CONTRACT,
@@ -24,7 +25,7 @@ from .layout import (
     S_TRICKS_WON,
     S_TRUMP_KIND,
 )
-from .state import card_mask, is_du, is_solo, on_declarer_side
+from .state import is_du, is_solo, on_declarer_side
 from .tables import (
     CONTRACT_ACE_CALL,
     CONTRACT_HEART_SOLO,

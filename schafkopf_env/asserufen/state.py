@@ -13,6 +13,7 @@ from schafkopf_env.dealing import shuffle_pack
 from schafkopf_env.trumps import NUM_CARDS
 from trick_core.bits import bit, uniform_below
 from trick_core.jit import inline_njit
+from trick_core.layout import card_mask
 
 from .layout import (
     S_ANSWER,
@@ -50,12 +51,6 @@ from .tables import (
 
 PACKET = 4
 """Cards are dealt in packets of four, from forehand round the table twice."""
-
-
-@inline_njit
-def card_mask(state, offset):
-    """The card mask stored at ``state[offset]`` as ``uint64``."""
-    return np.uint64(state[offset])
 
 
 @inline_njit

@@ -11,6 +11,7 @@ import numpy as np
 from schafkopf_env.trumps import HEARTS, NUM_SUITS, TRUMP_WENZ
 from trick_core.bits import ONE, bit
 from trick_core.jit import inline_njit
+from trick_core.layout import card_mask
 
 from .layout import (
     S_BIDS,
@@ -28,7 +29,7 @@ from .layout import (
     S_TRUMP_KIND,
 )
 from .scoring import counted_laufende
-from .state import card_mask, end_hand, forehand
+from .state import end_hand, forehand
 from .tables import (
     ACE_OF_SUIT,
     BID_ACTION_BASE,

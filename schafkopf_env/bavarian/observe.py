@@ -7,9 +7,9 @@ from __future__ import annotations
 from schafkopf_env.trumps import NUM_CARDS
 from trick_core.bits import ONE, ZERO, lowest_bit
 from trick_core.jit import inline_njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from . import layout
-from .state import card_mask
 from .tables import NUM_BIDS, NUM_SEATS, NUM_TRICKS, PASS, PHASE_PLAYING
 
 

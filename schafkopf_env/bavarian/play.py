@@ -11,6 +11,7 @@ import numpy as np
 from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, winning_position
 from trick_core.bits import bit, popcount
 from trick_core.jit import inline_njit
+from trick_core.layout import card_mask
 
 from .layout import (
     S_CALLED_DONE,
@@ -30,7 +31,7 @@ from .layout import (
     TRICK_RECORD,
 )
 from .scoring import is_tout
-from .state import card_mask, end_hand
+from .state import end_hand
 from .tables import ACE_OF_SUIT, NUM_SEATS, NUM_TRICKS, PLAIN_SUIT_MASK, RUFER, ZERO
 
 

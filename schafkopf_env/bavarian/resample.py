@@ -15,6 +15,7 @@ from schafkopf_env.trumps import EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK
 from trick_core.bits import ONE, ZERO, bit, popcount
 from trick_core.drivers import RESAMPLING_PROTOCOL
 from trick_core.jit import inline_njit, njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from .layout import (
     S_CALLED_SUIT,
@@ -35,7 +36,7 @@ from .layout import (
 )
 from .observe import partner_known_to
 from .rules import apply, legal_action_bits
-from .state import card_mask, start_from_masks
+from .state import start_from_masks
 from .tables import (
     ACE_OF_SUIT,
     FULL_MASK,

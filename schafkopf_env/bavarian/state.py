@@ -19,12 +19,6 @@ from .tables import HAND_SIZE, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE, PASS, PHASE_B
 
 
 @inline_njit
-def card_mask(state, offset):
-    """The card mask stored at ``state[offset]`` as ``uint64``."""
-    return np.uint64(state[offset])
-
-
-@inline_njit
 def forehand(state):
     """The seat after the dealer: it bids first and leads the first trick."""
     return (state[layout.S_DEALER] + 1) % NUM_SEATS

@@ -11,6 +11,7 @@ import numpy as np
 from schafkopf_env.trumps import HEARTS
 from trick_core.bits import ZERO, bit
 from trick_core.jit import inline_njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from .layout import (
     S_ACTIVE,
@@ -32,7 +33,7 @@ from .layout import (
     S_TRUMP,
 )
 from .schenken import after_trump
-from .state import card_mask, end_hand
+from .state import end_hand
 from .tables import (
     ACTION_PASS,
     ACTION_SIMPLE,

@@ -11,6 +11,7 @@ import numpy as np
 from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, TRICK_POWER, TRUMP, follow_mask
 from trick_core.bits import bit
 from trick_core.jit import inline_njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from .doubling import may_double
 from .layout import (
@@ -35,7 +36,6 @@ from .layout import (
     TRICK_LOG_ENTRY,
 )
 from .scoring import finish_hand
-from .state import card_mask
 from .tables import CONTRACT_SOLO_DU, NUM_ACTIVE, NUM_TRICKS, PHASE_CONTRA_OFFER, PHASE_PLAY
 
 

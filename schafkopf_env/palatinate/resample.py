@@ -17,6 +17,7 @@ from schafkopf_env.trumps import EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, NUM_CARDS
 from trick_core.bits import bit, lowest_bit, nth_bit, popcount, uniform_below_modulo
 from trick_core.drivers import RESAMPLING_PROTOCOL
 from trick_core.jit import njit
+from trick_core.layout import card_mask
 
 from .layout import (
     HISTORY_CAPACITY,
@@ -44,7 +45,7 @@ from .layout import (
     TRICK_LOG_ENTRY,
 )
 from .rules import apply_action, is_legal
-from .state import card_mask, clear_hand, start_bidding
+from .state import clear_hand, start_bidding
 from .tables import CONTRACT_SIMPLE, DISCARD_ACTION_BASE, FULL_DECK, MAX_SEATS, NUM_ACTIVE, SKAT_SIZE
 
 __all__ = RESAMPLING_PROTOCOL

@@ -10,6 +10,7 @@ from __future__ import annotations
 from schafkopf_env.trumps import CARD_POINTS, HEARTS, consecutive_top_trumps
 from trick_core.bits import ONE, ZERO, lowest_bit
 from trick_core.jit import njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from .layout import (
     S_CONTRACT,
@@ -31,7 +32,7 @@ from .layout import (
     S_VALUE,
     S_WON,
 )
-from .state import card_mask, end_hand
+from .state import end_hand
 from .tables import (
     CONTRACT_SIMPLE,
     CONTRACT_SOLO_DU,

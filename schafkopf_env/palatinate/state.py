@@ -11,6 +11,7 @@ import numpy as np
 from schafkopf_env.trumps import NUM_CARDS
 from trick_core.bits import ZERO, bit, uniform_below_modulo
 from trick_core.jit import inline_njit, njit, njit_no_refcount
+from trick_core.layout import card_mask
 
 from .layout import (
     S_ACTIVE,
@@ -52,12 +53,6 @@ from .tables import (
 
 DEAL_PACKETS = (3, 0, 4, 3)
 """Cards per active seat in each round of the deal; 0 stands for the two cards to the skat."""
-
-
-@inline_njit
-def card_mask(state, offset):
-    """The card mask stored at ``state[offset]`` as ``uint64``."""
-    return np.uint64(state[offset])
 
 
 @njit_no_refcount
