@@ -52,9 +52,8 @@ from typing import Literal
 
 import numpy as np
 
-from trick_core.aec import check_seed
 from trick_core.bits import derived_seed
-from trick_core.checks import positive_int
+from trick_core.checks import check_seed, positive_int
 from trick_core.registry import game_spec, make_env
 from trick_core.seat_view import SeatView
 from trick_core.worker_pool import run_in_workers

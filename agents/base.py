@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from trick_core.checks import positive_int, probability  # noqa: F401 (the agents import them from here)
+from trick_core.checks import check_seed, positive_int, probability  # noqa: F401 (agents import the last two here)
 from trick_core.registry import game_spec
 
 
@@ -71,8 +71,8 @@ class ActionValueAgent(Agent):
 
 
 def _checked_seed(seed, agent: Agent):
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ValueError(f"{agent.name}: seed must be a non-negative integer or None, got {seed!r}")
+    if seed is not None:
+        check_seed(seed, agent.name)
     return seed
 
 

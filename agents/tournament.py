@@ -22,8 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from trick_core.aec import check_seed
-from trick_core.checks import positive_int
+from trick_core.checks import check_seed, positive_int
 from trick_core.registry import GAME_NAMES, game_spec
 
 from . import make

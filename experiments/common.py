@@ -48,7 +48,7 @@ from agents.neural.training import (
     warm_start_network,
 )
 from trick_core import command_line
-from trick_core.aec import check_seed
+from trick_core.checks import check_seed
 from trick_core.registry import make_env
 
 

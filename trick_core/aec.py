@@ -43,6 +43,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from .checks import check_seed as check_seed  # re-exported: its home before trick_core.checks
 from .env_options import OBSERVATION_TYPES as OBSERVATION_TYPES  # re-exported: their home before env_options
 from .env_options import EnvOptions, checked_env_options
 from .env_options import UnknownRenderModeError as UnknownRenderModeError
@@ -564,10 +565,3 @@ def integer_action(action, game: str, legal: list[str]) -> int:
     array = isinstance(action, np.ndarray)
     got = f"an array of shape {action.shape} (dtype {action.dtype})" if array else f"{type(action).__name__} {action!r}"
     raise ActionTypeError(f"{game}: action must be an integer index, got {got}; legal now: {', '.join(legal)}")
-
-
-def check_seed(seed, game: str) -> int:
-    """A seed as given to ``reset(seed=...)``: a non-negative integer, or ``ValueError`` saying so."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"{game}: seed must be a non-negative integer (or None), got {seed!r}")
-    return int(seed)

@@ -19,8 +19,8 @@ import numpy as np
 from gymnasium.vector.utils import batch_space
 
 from . import batch_loops
-from .aec import TrickTakingEnv, check_seed
-from .checks import positive_int
+from .aec import TrickTakingEnv
+from .checks import check_seed, positive_int
 from .env_options import OBSERVATION_TYPES
 
 

@@ -21,3 +21,11 @@ def probability(value, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
         raise ValueError(f"{what} must be a number in [0, 1], got {value!r}")
     return float(value)
+
+
+def check_seed(seed, owner: str) -> int:
+    """A seed (of ``reset(seed=...)``, an agent, a match): a non-negative integer, or ``ValueError`` naming
+    ``owner`` (the game, the agent, the command). Callers that take ``None`` pass it on before calling."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{owner}: seed must be a non-negative integer (or None), got {seed!r}")
+    return int(seed)

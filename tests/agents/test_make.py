@@ -64,7 +64,7 @@ def test_bad_game_and_bad_arguments_raise_value_error():
                        r"samples, playouts_per_sample, .*seed"),
     ("neural[x=1]", "its arguments: path, head, seed"),
     ("rules[x=1]", "unknown option 'x'"),
-    ("random[seed=abc]", "seed must be a non-negative integer or None, got 'abc'"),
+    ("random[seed=abc]", r"seed must be a non-negative integer \(or None\), got 'abc'"),
     ("random[seed=-1]", "seed must be a non-negative integer"),
     ("pimc[samples=2][x=1]", "one pair of brackets"),
     ("tests.agents.test_make:failing_factory", r"failing_factory\('bavarian', \*\*\{\}\) raised RuntimeError: broken"),
