@@ -102,9 +102,9 @@ def test_pimc_does_not_search_a_forced_move():
     env.reset(seed=5)
     while len(env.unwrapped.legal_actions()) > 1:
         env.step(make("random", "bavarian", seed=1).act(env, env.agent_selection))
-    if not env.terminations[env.agent_selection]:
-        assert agent.act(env, env.agent_selection) == env.unwrapped.legal_actions()[0]
-        assert agent.searches == 0
+    assert not env.terminations[env.agent_selection], "the hand ended before a forced move"
+    assert agent.act(env, env.agent_selection) == env.unwrapped.legal_actions()[0]
+    assert agent.searches == 0
 
 
 def test_parse_config_converts_values():
