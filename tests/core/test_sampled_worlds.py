@@ -73,7 +73,7 @@ def test_a_world_after_an_illegal_move_offers_no_action(game, config):
     env.reset(seed=3)
     legal = set(env.unwrapped.legal_actions())
     illegal = next(a for a in range(env.unwrapped.num_actions) if a not in legal)
-    with pytest.warns(UserWarning):
+    with pytest.warns(UserWarning, match=rf"{game}: illegal action {illegal} .*\. Terminating with reward "):
         env.step(illegal)
     assert all(env.terminations.values())
     world = env.unwrapped.resample_from_infostate(env.possible_agents[0], 1)
