@@ -116,10 +116,12 @@ def test_state_is_json_and_clone_is_independent():
     assert json.loads(json.dumps(st)) == st
     for key in ("game", "phase", "dealer", "current_player", "hands", "history", "chosen_suits", "tricks", "talk"):
         assert key in st
+    kernel_before = env.unwrapped.kernel_state()
     clone = env.unwrapped.clone()
     act(clone, legal(clone)[0])
     assert env.unwrapped.state() == st and clone.state() != st
-    assert np.array_equal(env.unwrapped.kernel_state(), env.unwrapped.kernel_state())
+    assert np.array_equal(env.unwrapped.kernel_state(), kernel_before)  # the clone's step left it alone
+    assert not np.array_equal(clone.kernel_state(), kernel_before)
 
 
 def test_render_ansi_and_human(capsys):
