@@ -215,10 +215,11 @@ def test_illegal_action_raises_naming_the_move_and_the_legal_ones():
     env.reset(options={"hands": HAND_A})
     with pytest.raises(ValueError, match=r"'sie'.*legal now: pass, rufer, wenz, solo, wenz_tout, solo_tout"):
         env.step(env.unwrapped.string_to_action("sie"))
-    for bad in (46, -1, 3.0, None):
-        with pytest.raises(ValueError):
+    out_of_range, not_an_index = "out of range", "must be an integer index"
+    for bad, why in ((46, out_of_range), (-1, out_of_range), (3.0, not_an_index), (None, not_an_index)):
+        with pytest.raises(ValueError, match=f"{why}.*legal now: pass, rufer"):
             env.step(bad)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown action string 'call:H'"):  # hearts are trumps: no call
         env.unwrapped.string_to_action("call:H")
     env.step(env.unwrapped.string_to_action("rufer"))  # the env is still usable
     assert env.agent_selection == "player_1"
@@ -426,9 +427,9 @@ def test_resample_after_a_sie_gives_the_declarer_all_obers_and_unters():
 def test_resample_rejects_bad_arguments():
     env = bavarian_v0.env()
     env.reset(seed=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown agent 'player_9'"):
         env.unwrapped.resample_from_infostate("player_9", 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="rng must be"):
         env.unwrapped.resample_from_infostate("player_0", "seed")
 
 

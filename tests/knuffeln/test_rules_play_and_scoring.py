@@ -491,7 +491,7 @@ def test_tokens_talk():
     act(env, "token:4")
     assert env.unwrapped.state()["talk"] == [["player_0", "token:4"]]
     assert phase(env) == "play"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown action string 'token:6'"):
         env.unwrapped.string_to_action("token:6")
 
 

@@ -294,22 +294,22 @@ def test_state_is_json_serialisable_and_render_shows_the_table():
 
 
 @pytest.mark.parametrize(
-    "config",
+    ("config", "message"),
     [
-        {"players": 5},
-        {"players": 2},
-        {"players": True},
-        {"max_doublings": -1},
-        {"max_doublings": 11},
-        {"max_doublings": 1.5},
-        {"observation_type": "pixels"},
-        {"illegal_action": "ignore"},
-        {"render_mode": "rgb_array"},
-        {"variant": "bavarian"},
+        ({"players": 5}, "players must be 3 or 4"),
+        ({"players": 2}, "players must be 3 or 4"),
+        ({"players": True}, "players must be 3 or 4"),
+        ({"max_doublings": -1}, "max_doublings must be an integer 0..10"),
+        ({"max_doublings": 11}, "max_doublings must be an integer 0..10"),
+        ({"max_doublings": 1.5}, "max_doublings must be an integer"),
+        ({"observation_type": "pixels"}, "unknown observation_type"),
+        ({"illegal_action": "ignore"}, "unknown illegal_action"),
+        ({"render_mode": "rgb_array"}, "unknown render_mode"),
+        ({"variant": "bavarian"}, "unknown option"),
     ],
 )
-def test_bad_options_raise(config):
-    with pytest.raises(ValueError):
+def test_bad_options_raise(config, message):
+    with pytest.raises(ValueError, match=message):
         palatinate_v0.env(**config)
 
 
@@ -364,11 +364,12 @@ def test_illegal_action_raises_naming_the_move_and_the_legal_ones():
     env = new_env()
     with pytest.raises(ValueError, match=r"'simple'.*legal now: pass, solo, heart_solo, solo_du, heart_solo_du"):
         act(env, "simple")
-    with pytest.raises(IllegalActionError):
+    legal_now = "legal now: pass, solo, heart_solo, solo_du, heart_solo_du"
+    with pytest.raises(IllegalActionError, match=rf"81 \(out of range\).*{legal_now}"):
         env.step(81)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=rf"-1 \(out of range\).*{legal_now}"):
         env.step(-1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"must be an integer index.*{legal_now}"):
         env.step(64.0)
     act(env, "pass")  # the env is unharmed
     assert to_act(env) == "player_1"
