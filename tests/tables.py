@@ -29,14 +29,16 @@ def table_after_random_steps(game: str, config: dict, seed: int, steps: int):
 
 def random_play_positions(
     env, first_seed: int, rng: np.random.Generator, count: int, pick: Callable[[Any, list[int]], Any], *,
-    one_per_hand: bool = False,
+    one_per_hand: bool = False, max_hands: int = 5000,
 ) -> list:
     """What ``pick(env, legal)`` keeps at the decisions of hands dealt with seeds ``first_seed``,
     ``first_seed + 1``, ... and played at random by ``rng``, hand after hand until at least ``count`` are
     kept (the last hand's are all kept). ``pick`` returns None to keep nothing; with ``one_per_hand`` a
-    hand ends at the first position kept."""
+    hand ends at the first position kept. A situation that random play does not reach in ``max_hands``
+    hands fails the test (rather than looping for ever)."""
     found, hand = [], 0
     while len(found) < count:
+        assert hand < max_hands, f"only {len(found)} of {count} positions in {max_hands} random hands"
         env.reset(seed=first_seed + hand)
         hand += 1
         while not env.terminations[env.agent_selection]:
