@@ -6,7 +6,7 @@ import pytest
 
 from schafkopf_env import asserufen_v0
 from schafkopf_env.asserufen import kernel as K
-from schafkopf_env.asserufen.reference import AsserufenReference
+from schafkopf_env.asserufen.reference import CARD_POINTS, AsserufenReference, all_cards, rank_of
 from trick_core.aec import IllegalActionError
 from trick_core.cards import FRENCH_32
 
@@ -587,6 +587,35 @@ def test_values(contract, points, tricks, cards, doublings, du_lost, trump, expe
     K.settlement(state, out)
     assert out.tolist() == expected, why
     assert out.sum() == 0
+    reference = finished_reference(contract, points, tricks, cards, doublings, du_lost, trump)
+    assert reference.settlement() == expected, f"reference: {why}"
+
+
+REFERENCE_CONTRACTS = {AC: "ace_call", SOLO: "solo", HSOLO: "heart_solo", DU: "solo_du", HDU: "heart_solo_du"}
+
+
+def cards_worth(points: int) -> list[str]:
+    """Some cards worth exactly ``points`` card points (a subset sum over the pack)."""
+    ways: dict[int, list[str]] = {0: []}
+    for card in all_cards():
+        ways |= {total + CARD_POINTS[rank_of(card)]: [*cards, card] for total, cards in ways.items()
+                 if total + CARD_POINTS[rank_of(card)] not in ways}
+    assert points in ways, f"no cards worth {points}"
+    return ways[points]
+
+
+def finished_reference(contract, side_points, side_tricks, side_cards, doublings=0, du_lost=0, trump=2):
+    """The hand of ``finished_state`` on the reference: declarer player_1 (partner player_2 in an ace-call
+    game) held ``side_cards``, the side took ``side_points`` card points in ``side_tricks`` tricks."""
+    hand = AsserufenReference(0, [[] for _ in range(4)])
+    hand.contract, hand.declarer, hand.trump_suit = REFERENCE_CONTRACTS[contract], 1, "CSHD"[trump]
+    hand.partner = 2 if contract == AC else None
+    hand.dealt[1] = side_cards.split()
+    hand.doublings, hand.lost_du, hand.phase = doublings, bool(du_lost), "over"
+    side_taken = cards_worth(side_points)
+    hand.taken = [[], side_taken, [], [c for c in all_cards() if c not in side_taken]]
+    hand.tricks = [([], 1 if index < side_tricks else 3) for index in range(8)]
+    return hand
 
 
 def test_illegal_action_names_the_move_and_the_legal_ones():
