@@ -215,16 +215,21 @@ class Start(NamedTuple):
 
 POSITIVE_COUNTS = ("num_envs", "rollout_steps", "total_decisions", "torch_threads", "env_threads", "minibatch_size",
                    "batch_size", "update_epochs", "epochs", "decisions", "workers", "probes_per_iteration",
-                   "rollout_envs", "teacher_decisions", "warm_epochs")
+                   "rollout_envs", "teacher_decisions", "warm_epochs",
+                   # the library recipes (LibraryArgs)
+                   "num_actors", "iterations", "steps", "total_timesteps", "n_steps", "n_epochs", "numba_threads",
+                   "epoch_num_steps", "num_train_envs", "num_test_envs", "test_episodes", "buffer_size", "episodes",
+                   "episodes_per_update", "train_batch_size")
 COUNTS = ("eval_every", "eval_hands", "save_every", "pool_size", "pool_every", "actors", "epsilon_decay_decisions",
-          "policy_warmup_decisions", "policy_warmup_probes")
+          "policy_warmup_decisions", "policy_warmup_probes", "target_update_freq")
 SHARES = ("opponent_fraction", "anchor_share", "explore", "epsilon", "epsilon_start", "epsilon_end", "probe_rate",
-          "gae_lambda")
+          "gae_lambda", "gamma", "eps_train")
 POSITIVE_NUMBERS = ("learning_rate", "max_grad_norm", "clip_coef", "reward_scale", "budget_cpu_minutes")
 NUMBERS = ("time_limit_minutes", "cpu_limit_minutes", "budget_wall_minutes", "ent_coef", "vf_coef", "value_coef",
-           "q_coef", "kl_coef")
+           "q_coef", "kl_coef", "max_minutes")
 """The options checked by ``check_args`` wherever a script has them: counts (positive, or zero or more),
-shares in [0, 1], and numbers (positive, or zero or more; None where an option allows it)."""
+shares in [0, 1], and numbers (positive, or zero or more; None where an option allows it). ``hidden`` (a width,
+or a tuple of widths) and a one-seat recipe's ``seat`` are checked beside them."""
 
 
 def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> None:
@@ -233,8 +238,8 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
     checkpoint of another game, configuration or run), then the script's own (its ``Args.check_options(config)``,
     where it has one). ``algo`` is the script's, for ``--resume``;
     ``warm_started``: the run will be given its ``--init-from`` (the pipeline's RL stage)."""
-    config = parse_config(args.config)
-    make_env(args.game, **config)  # the game and its options
+    config = parse_config(getattr(args, "config", []))  # the library recipes have no env options
+    table = make_env(args.game, **config)  # the game and its options
     check_seed(args.seed, args.game)
     for name in POSITIVE_COUNTS + COUNTS:
         value = getattr(args, name, 1)
@@ -247,6 +252,15 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
         if value is not None and not (low <= value <= high and (value > 0 or name not in POSITIVE_NUMBERS)):
             kind = "lie in [0, 1]" if name in SHARES else "be positive" if name in POSITIVE_NUMBERS else "be >= 0"
             raise ValueError(f"{name} must {kind}, got {value!r}")
+    widths = getattr(args, "hidden", ())
+    if any(isinstance(width, bool) or not isinstance(width, int) or width < 1
+           for width in (widths if isinstance(widths, (tuple, list)) else (widths,))):
+        what = "widths must be positive integers" if isinstance(widths, (tuple, list)) else "must be a positive integer"
+        raise ValueError(f"hidden {what}, got {widths!r}")
+    if hasattr(args, "learner_seat"):  # OneSeatArgs: 'random' or a seat of the table
+        from trick_gym.one_seat import check_seat
+
+        check_seat(args.learner_seat, table.unwrapped.num_seats)
     if getattr(args, "anchor_share", 0.0) > 0 and not (args.init_from or args.resume or warm_started) or (
             getattr(args, "anchor_share", 0.0) > 0 and args.opponent_fraction == 0):
         raise ValueError("anchor_share is the share of opponent rollouts played by the network of --init-from: it "
@@ -274,9 +288,11 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
 
 
 def check_agents(args) -> None:
-    """The agents a run will meet exist for its game: the teacher, and the evaluation opponents when it
-    evaluates (their deals need at least one hand)."""
+    """The agents a run will meet exist for its game: the teacher, a one-seat recipe's opponents, and the
+    evaluation opponents when it evaluates (their deals need at least one hand)."""
     names = [args.teacher] if hasattr(args, "teacher") else []
+    if hasattr(args, "opponents"):  # OneSeatArgs: the fixed opponents
+        names.append(args.opponents)
     evaluates = getattr(args, "eval_every", getattr(args, "eval_hands", 0)) > 0
     if evaluates and hasattr(args, "eval_opponent"):
         if args.eval_hands < 1:

@@ -28,7 +28,7 @@ from typing import Literal
 import torch
 import tyro
 
-from experiments.common import LibraryArgs
+from experiments.common import LibraryArgs, check_args, checked
 from experiments.ray_actors import ActorConfig, ActorPool, concatenate, make_masked_policy
 
 
@@ -50,8 +50,10 @@ class Args(LibraryArgs):
     """batch env steps per actor and iteration"""
     hidden: int = 64
     learning_rate: float = 1e-3
-    entropy_coef: float = 0.01
-    value_coef: float = 0.5
+    ent_coef: float = 0.01
+    """entropy bonus"""
+    vf_coef: float = 0.5
+    """weight of the value loss"""
     log: bool = True
     """print one JSON line per iteration"""
 
@@ -69,7 +71,7 @@ def update(policy, optimizer, batch: dict, args: Args) -> dict:
     entropy = -(log_probs.exp() * log_probs.clamp(min=-30)).sum(-1).mean()
     policy_loss = -(advantage * chosen).mean()
     value_loss = ((returns - value) ** 2).mean()
-    loss = policy_loss + args.value_coef * value_loss - args.entropy_coef * entropy
+    loss = policy_loss + args.vf_coef * value_loss - args.ent_coef * entropy
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
@@ -88,6 +90,8 @@ def weights_digest(policy) -> str:
 
 
 def train(args: Args) -> dict:
+    """Run as ``args`` say (checked first: ``ValueError`` naming a bad option before Ray or an env starts)."""
+    check_args(args)
     torch.set_num_threads(args.torch_threads)
     config = ActorConfig(args.game, args.num_envs, args.steps, args.seed, torch_threads=args.torch_threads)
     make_policy = functools.partial(make_masked_policy, hidden=args.hidden, seed=args.seed)
@@ -146,6 +150,6 @@ def pool_env_shape(args: Args):
 
 
 if __name__ == "__main__":
-    summary = train(tyro.cli(Args))
+    summary = train(checked(tyro.cli(Args)))
     summary.pop("logs")
     print(json.dumps(summary))

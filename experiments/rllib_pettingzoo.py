@@ -29,7 +29,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 from ray.tune.registry import register_env
 
 from agents.neural.training import set_threads
-from experiments.common import LibraryArgs
+from experiments.common import LibraryArgs, check_args, checked
 from trick_gym.games import make_aec_env
 from trick_gym.pettingzoo import RenamedObservation
 
@@ -46,6 +46,12 @@ class Args(LibraryArgs):
     """env steps per iteration"""
     minibatch_size: int = 250
     """PPO minibatch size"""
+
+    def check_options(self, config: dict) -> None:
+        """The recipe's own check (``check_args`` runs it after the shared ones)."""
+        if self.minibatch_size > self.train_batch_size:
+            raise ValueError(f"minibatch_size ({self.minibatch_size}) must be at most train_batch_size "
+                             f"({self.train_batch_size})")
 
 
 def make_env(game: str) -> PettingZooEnv:
@@ -87,6 +93,7 @@ def make_config(args: Args) -> PPOConfig:
 def train(args: Args) -> dict:
     import ray
 
+    check_args(args)  # every option before Ray starts
     set_threads(args.torch_threads, 1)
     ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
     algorithm = make_config(args).build_algo()
@@ -106,4 +113,4 @@ def train(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(train(tyro.cli(Args))))
+    print(json.dumps(train(checked(tyro.cli(Args)))))

@@ -28,9 +28,8 @@ import numpy as np
 import torch
 import tyro
 
-from agents.base import positive_int
 from agents.neural.training import set_threads
-from experiments.common import OneSeatArgs
+from experiments.common import OneSeatArgs, check_args, checked
 
 
 @dataclass
@@ -60,6 +59,17 @@ class Args(OneSeatArgs):
     max_minutes: float = 0.0
     """stop training after this many minutes of wall time (0: no limit)"""
 
+    def check_options(self, config: dict) -> None:
+        """The recipe's own checks (``check_args`` runs them after the shared ones)."""
+        if self.env not in ("vector", "single"):
+            raise ValueError(f"env must be 'vector' or 'single', got {self.env!r}")
+        if self.env == "vector" and self.opponents != "random":
+            raise ValueError(f"opponents {self.opponents!r} need --env single: the compiled vector env plays only "
+                             "'random' opponents")
+        if self.batch_size < 2:  # the advantages are normalised per minibatch: one decision gives NaN
+            raise ValueError(f"batch_size must be at least 2 (advantages are normalised per minibatch), "
+                             f"got {self.batch_size}")
+
 
 def make_training_env(args: Args):
     """The SB3 VecEnv the model learns on (see the module docstring)."""
@@ -84,7 +94,7 @@ def make_training_env(args: Args):
         vec_env = DummyVecEnv(factories)
         vec_env.seed(args.seed)
         return vec_env
-    raise ValueError(f"--env must be 'vector' or 'single', got {args.env!r}")
+    raise ValueError(f"env must be 'vector' or 'single', got {args.env!r}")
 
 
 class StopAfterMinutes:
@@ -106,7 +116,7 @@ def train(args: Args) -> dict:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import Logger
 
-    positive_int(args.total_timesteps, "total_timesteps")  # 0 would save an untrained model
+    check_args(args)  # every option before an env is built or a file written (0 timesteps: an untrained model)
     set_threads(args.torch_threads, args.numba_threads)
     env = make_training_env(args)
     model = MaskablePPO(
@@ -203,4 +213,4 @@ def frozen_policy(model_path: str, deterministic: bool = False):
 
 
 if __name__ == "__main__":
-    print(json.dumps(train(tyro.cli(Args))))
+    print(json.dumps(train(checked(tyro.cli(Args)))))

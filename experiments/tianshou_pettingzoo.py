@@ -30,9 +30,8 @@ from tianshou.env.pettingzoo_env import PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
-from agents.base import positive_int
 from agents.neural.training import set_threads
-from experiments.common import OneSeatArgs
+from experiments.common import OneSeatArgs, check_args, checked
 from trick_gym.pettingzoo import LearnerSeatTable
 
 
@@ -84,8 +83,7 @@ def make_algorithm(args: Args, env: PettingZooEnv) -> MultiAgentOffPolicyAlgorit
 
 
 def train(args: Args) -> dict:
-    positive_int(args.epochs, "epochs")  # 0 would only evaluate the untrained network
-    positive_int(args.epoch_num_steps, "epoch_num_steps")
+    check_args(args)  # every option before an env is built (0 epochs would only evaluate the untrained network)
     set_threads(args.torch_threads, 1)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -128,4 +126,4 @@ def train(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(train(tyro.cli(Args))))
+    print(json.dumps(train(checked(tyro.cli(Args)))))

@@ -27,9 +27,8 @@ from torch import nn
 from torchrl.envs.libs.pettingzoo import PettingZooWrapper
 from torchrl.modules import MaskedCategorical, ProbabilisticActor
 
-from agents.base import positive_int
 from agents.neural.training import set_threads
-from experiments.common import LibraryArgs
+from experiments.common import LibraryArgs, check_args, checked
 from trick_gym.games import make_aec_env
 
 
@@ -43,6 +42,11 @@ class Args(LibraryArgs):
     """hands per gradient step (at most ``episodes``)"""
     learning_rate: float = 1e-3
 
+    def check_options(self, config: dict) -> None:
+        """The recipe's own check (``check_args`` runs it after the shared ones)."""
+        if self.episodes < self.episodes_per_update:
+            raise ValueError(f"episodes ({self.episodes}) must be at least episodes_per_update "
+                             f"({self.episodes_per_update}): fewer would train on nothing")
 
 
 def make_env(game: str, seed: int) -> PettingZooWrapper:
@@ -85,10 +89,7 @@ def seat_loss(rollout, groups) -> torch.Tensor:
 
 
 def train(args: Args) -> dict:
-    per_update = positive_int(args.episodes_per_update, "episodes_per_update")
-    if positive_int(args.episodes, "episodes") < per_update:
-        raise ValueError(f"episodes ({args.episodes}) must be at least episodes_per_update ({per_update}): "
-                         "fewer would train on nothing")
+    check_args(args)  # every option before the env is built
     set_threads(args.torch_threads, 1)
     torch.manual_seed(args.seed)
     env = make_env(args.game, args.seed)
@@ -119,4 +120,4 @@ def train(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(train(tyro.cli(Args))))
+    print(json.dumps(train(checked(tyro.cli(Args)))))
