@@ -33,6 +33,19 @@ class Args:
     """the PNG to write"""
 
 
+def check_options(args: Args) -> None:
+    """The records exist and the PNG's folder too, before anything is read or drawn: ``ValueError`` naming
+    the first that does not."""
+    if not args.records:
+        raise ValueError("records: give at least one record or checkpoint")
+    for path in args.records:
+        if not Path(path).is_file():
+            raise ValueError(f"records: no file at {path!r}")
+    folder = Path(args.out).parent
+    if not folder.is_dir():
+        raise ValueError(f"out: no folder {str(folder)!r} to write {args.out!r} in")
+
+
 def load_stages(path: str) -> tuple[str, list[dict]]:
     """(game, stages) of a shipped record or a checkpoint."""
     if path.endswith(".json"):
@@ -56,6 +69,7 @@ def curve(history: list[dict]) -> tuple[str, list[dict]]:
 
 
 def main(args: Args) -> None:
+    check_options(args)
     figure, axes = plt.subplots(1, len(args.records), figsize=(4.2 * len(args.records), 3.6), squeeze=False)
     for axis, path in zip(axes[0], args.records, strict=True):
         game, history = load_stages(path)
@@ -82,4 +96,6 @@ def main(args: Args) -> None:
 if __name__ == "__main__":
     import tyro
 
-    main(tyro.cli(Args))
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check_options))

@@ -203,7 +203,39 @@ PARTS = ("value_of_talk", "metrics", "influence", "scramble", "crossplay", "cros
 """The parts in the order they run; influence and scramble read the message logs of metrics."""
 
 
+SIZES = ("workers", "tokens", "talk_deals", "log_deals", "influence_hands", "crossplay_population", "crossplay_deals",
+         "crossplay_log_deals", "trained_deals", "partner_hands", "partner_max_deals", "permutations")
+"""The study's counts: each must be a positive integer."""
+
+
+def check_options(args: Args) -> None:
+    """Every option of the study before a deal is played or a file written: ``ValueError`` naming the first
+    bad one (a size below one, a negative seed, an unknown part, talk vocabulary or partner agent, a rerun
+    without the results it keeps)."""
+    from agents import make
+    from trick_core.checks import positive_int
+    from trick_core.registry import make_env
+
+    for name in SIZES:
+        positive_int(getattr(args, name), name)
+    for name, seeds in (("seed", [args.seed]), ("trained_seeds", args.trained_seeds)):
+        for seed in seeds:
+            if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+                raise ValueError(f"{name} must be non-negative integers, got {seed!r}" if name == "trained_seeds"
+                                 else f"seed must be a non-negative integer, got {seed!r}")
+    _chosen_parts(args.parts)
+    saved = os.path.join(args.out, "signalling", "results.json")
+    if (args.parts or args.report_only) and not os.path.isfile(saved):
+        raise ValueError(f"--parts and --report-only keep the results of {saved!r}: there is none (run the whole "
+                         "study first)")
+    make_env("knuffeln", talk=f"tokens:{args.tokens}")  # the vocabulary of the tokens variant
+    for agent in args.partner_agents:  # the hidden-partner study's games
+        for game in ("bavarian", "asserufen"):
+            make(agent, game)
+
+
 def main(args: Args) -> dict:
+    check_options(args)
     folder = os.path.join(args.out, "signalling")
     if args.report_only:
         results = _saved_results(folder)
@@ -281,4 +313,6 @@ def _run_parts(args: Args, parts: list[str], results: dict, folder: str) -> dict
 if __name__ == "__main__":
     import tyro
 
-    main(tyro.cli(Args))
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check_options))
