@@ -55,6 +55,22 @@ def test_unknown_agent_spec_names_the_valid_ones(game):
         agents.make("no_such_agent", game)
 
 
+BAD_ENV_OPTIONS = [
+    ({"observation_type": "full"}, r"unknown observation_type 'full'; choose from \('observation', "),
+    ({"illegal_action": "ignore"}, r"unknown illegal_action 'ignore'; choose from \('raise', 'terminate'\)"),
+    ({"render_mode": "rgb_array"}, r"unknown render_mode 'rgb_array'"),
+    ({"no_such_rule": 1}, r"unknown option\(s\) \['no_such_rule'\]"),
+]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize(("options", "complaint"), BAD_ENV_OPTIONS, ids=[next(iter(o)) for o, _ in BAD_ENV_OPTIONS])
+def test_a_bad_env_option_is_named_in_every_game(game, options, complaint):
+    """The options every env takes beside its rules (``trick_core.env_options``), and an unknown one."""
+    with pytest.raises(ValueError, match=complaint):
+        _fresh(game, **options)
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("reward", [math.nan, math.inf, -math.inf, "1", True, None])
 def test_illegal_reward_must_be_a_finite_number(game, reward):

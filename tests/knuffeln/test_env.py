@@ -151,7 +151,6 @@ def test_render_ansi_and_human(capsys):
         ({"match": "yes"}, "match must be"),
         ({"match": True, "players": 5}, "needs players=4"),
         ({"colour": "red"}, "unknown option"),
-        ({"observation_type": "full"}, "unknown observation_type"),
     ],
 )
 def test_bad_options_raise(kwargs, message):
