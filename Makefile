@@ -38,7 +38,7 @@ rllib-env: $(RLLIB_STAMP)
 
 test-rllib: $(RLLIB_STAMP)
 	$(RLLIB_VENV)/bin/python -c "import ray.rllib"  # fail, not skip, when the recipe's library is missing
-	$(RLLIB_VENV)/bin/python -m pytest -p no:xdist -q -p no:cacheprovider tests/trick_gym/test_rl_recipes.py -k rllib
+	$(RLLIB_VENV)/bin/python -m pytest -p no:xdist -q -p no:cacheprovider tests/trick_gym/test_rl_recipes.py tests/trick_gym/test_recipe_options.py -k rllib
 
 # The table in a browser: play against the bots, or watch game records (python -m play --help).
 play: $(STAMP)

@@ -84,7 +84,7 @@ CASES = [
     # rllib_pettingzoo
     ("rllib_pettingzoo", {"iterations": 0}, "iterations must be a positive integer, got 0"),
     ("rllib_pettingzoo", {"train_batch_size": 0}, "train_batch_size must be a positive integer, got 0"),
-    ("rllib_pettingzoo", {"minibatch_size": 500}, r"minibatch_size \(500\) must be at most train_batch_size"),
+    ("rllib_pettingzoo", {"minibatch_size": 1500}, r"minibatch_size \(1500\) must be at most train_batch_size"),
     ("rllib_pettingzoo", {"hidden": 0}, "hidden must be a positive integer, got 0"),
 ]
 
