@@ -58,6 +58,12 @@ def play_both(seed: int, stats: Counter) -> None:
     rng = np.random.default_rng(seed)
     steer = seed % 2 == 1
     dealer, hands = random_deal(rng, steer)
+    play_deal(dealer, hands, lambda game, legal: choose(rng, game, legal, steer), stats, seed)
+
+
+def play_deal(dealer: int, hands: list[list[str]], chooser, stats: Counter, seed: int) -> reference.BavarianGame:
+    """One deal through the kernel and the reference, ``chooser(game, legal)`` picking every action; both
+    must agree at every step and at the end."""
     game = reference.BavarianGame(hands, dealer)
     state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
     cards = np.array([reference.PACK.index(card) for hand in hands for card in hand], dtype=np.int64)
@@ -72,7 +78,7 @@ def play_both(seed: int, stats: Counter) -> None:
         assert kernel_legal == set(legal), f"seed {seed}, history {game.history}: legal actions differ"
         if game.is_over():
             break
-        action = choose(rng, game, legal, steer)
+        action = chooser(game, legal)
         note_situation(game, action, stats)
         game.play(action)
         kernel.apply_action(state, kernel.ACTION_NAMES.index(action))
@@ -93,6 +99,7 @@ def play_both(seed: int, stats: Counter) -> None:
         stats["schwarz"] += 1
     if game.laufende():
         stats["laufende"] += 1
+    return game
 
 
 def note_situation(game: reference.BavarianGame, action: str, stats: Counter) -> None:
@@ -135,3 +142,47 @@ def test_kernel_matches_reference_on_random_hands(block):
         "ace_kept_when_void",
     ):
         assert stats[situation] > 0, f"no {situation} among {dict(stats)}"
+
+
+UNBEATABLE_TOUTS = {
+    "wenz_tout": ["EU", "GU", "HU", "SU", "EA", "GA", "HA", "SA"],  # every trump and every ace
+    "solo_tout": ["EO", "GO", "HO", "SO", "EU", "GU", "HU", "HA"],  # the seven highest trumps and the heart ace
+}
+"""Tout hands that take every trick when the declarer leads its highest trump first: random play never
+wins a Tout, so the comparison of a won Tout's settlement needs hands like these
+(``docs/rules/bavarian_schafkopf.md``: a Tout is won only with all eight tricks)."""
+
+
+def highest_trump_first(game: reference.BavarianGame, legal: list[str]) -> str:
+    trumps = [card for card in reference.trumps_high_to_low(game.contract, game.trump_suit) if card in legal]
+    return trumps[0] if trumps else legal[0]
+
+
+def tout_chooser(contract: str, declarer: int, rng: np.random.Generator):
+    """The declarer (forehand) bids ``contract`` and leads its highest trump; every other choice is random."""
+
+    def chooser(game: reference.BavarianGame, legal: list[str]) -> str:
+        if game.phase == "bidding":
+            return contract if contract in legal else "pass"
+        if game.to_act == declarer and not game.trick and game.phase == "playing":
+            return highest_trump_first(game, legal)
+        return legal[rng.integers(len(legal))]
+
+    return chooser
+
+
+@pytest.mark.parametrize("contract", sorted(UNBEATABLE_TOUTS))
+def test_kernel_matches_reference_on_won_touts(contract):
+    """Both implementations on Touts the declarer wins: the other cards dealt at random and played at
+    random, the declarer bids first and leads its highest trump."""
+    stats: Counter = Counter()
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        declarer = int(rng.integers(4))
+        rest = [card for card in rng.permutation(reference.PACK) if card not in UNBEATABLE_TOUTS[contract]]
+        hands = [list(rest[8 * i : 8 * i + 8]) for i in range(3)]
+        hands.insert(declarer, list(UNBEATABLE_TOUTS[contract]))
+        game = play_deal((declarer - 1) % 4, hands, tout_chooser(contract, declarer, rng), stats, seed)
+        assert game.contract == contract and game.declarer == declarer
+        assert not game.tout_lost and game.declarer_side_tricks() == 8
+        assert game.settlement()[declarer] > 0
