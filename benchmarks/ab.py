@@ -155,7 +155,11 @@ def summarise(old: list[float], new: list[float]) -> dict:
     }
 
 
-def run(args: Args, windows: dict | None = None) -> dict:
+def check(args: Args) -> None:
+    """The options, checked before a worker starts: ``ValueError`` naming the first bad one."""
+    for side in ("old", "new"):
+        if not Path(getattr(args, side)).is_dir():
+            raise ValueError(f"--{side} {getattr(args, side)!r} is not a folder (a checkout to measure)")
     if unknown := sorted(set(args.games) - set(GAMES)):
         raise ValueError(f"unknown game(s) {unknown}; choose from {list(GAMES)}")
     if unknown := sorted(set(args.rows) - set(ROWS)):
@@ -164,6 +168,10 @@ def run(args: Args, windows: dict | None = None) -> dict:
         raise ValueError(f"rounds must be at least 1, got {args.rounds}")
     if not args.window_scale > 0:
         raise ValueError(f"window_scale must be positive, got {args.window_scale}")
+
+
+def run(args: Args, windows: dict | None = None) -> dict:
+    check(args)
     windows = windows or {
         name: args.window_scale * seconds
         for name, seconds in (("window", QUICK.window), ("env_window", QUICK.env_window),
@@ -219,4 +227,6 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    main(tyro.cli(Args))
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check))

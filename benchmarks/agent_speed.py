@@ -74,8 +74,19 @@ def milliseconds_per_decision(game: str, spec: str, tables: list) -> float:
     return 1000.0 * (time.process_time() - start) / len(tables)
 
 
-def run(args: Args) -> dict:
+def check(args: Args) -> None:
+    """The options, checked before a position is played: ``ValueError`` naming the first bad one (every agent
+    is built once for every game here; none decides)."""
     check_positive(args, "positions")
+    if unknown := sorted(set(args.games) - set(GAMES)):
+        raise ValueError(f"--games: unknown game(s) {unknown}; choose from {list(GAMES)}")
+    for game in args.games:
+        for spec in args.agents:
+            agents.make(spec, game)
+
+
+def run(args: Args) -> dict:
+    check(args)
     result = {}
     for game in args.games:
         tables = positions(game, args.positions)
@@ -89,7 +100,9 @@ def run(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    arguments = tyro.cli(Args)
+    from trick_core.command_line import checked
+
+    arguments = checked(tyro.cli(Args), check)
     measured = run(arguments)
     text = json.dumps(measured, indent=1)
     print(text)

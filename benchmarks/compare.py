@@ -29,6 +29,7 @@ import os
 import platform
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 
@@ -109,11 +110,20 @@ def _say(text: str) -> None:
     print(f"[{time.perf_counter() - _STARTED:6.1f}s] {text}", flush=True)
 
 
-def run(args: Args, budget: Budget | None = None) -> dict:
-    budget = budget or (QUICK if args.quick else FULL)
+def check(args: Args) -> None:
+    """The options, checked before anything is measured: ``ValueError`` naming the first bad one."""
     unknown = sorted(set(args.games) - set(ours.GAMES))
     if unknown or not args.games:
         raise ValueError(f"unknown game(s) {unknown}; choose from {list(ours.GAMES)}")
+    for name in ("json", "plot", "markdown"):
+        path = getattr(args, name)
+        if path is not None and not Path(path).resolve().parent.is_dir():
+            raise ValueError(f"--{name} {path!r}: its folder does not exist")
+
+
+def run(args: Args, budget: Budget | None = None) -> dict:
+    budget = budget or (QUICK if args.quick else FULL)
+    check(args)
     began = time.time()
     result: dict = {
         "mode": "quick" if args.quick else "full",
@@ -382,4 +392,6 @@ def main_with_budget(args: Args, budget: Budget | None) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    main(tyro.cli(Args))
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check))

@@ -241,15 +241,21 @@ def mean_counts(per_seed: list[dict]) -> dict:
     return result
 
 
-def main(args: Args) -> dict | None:
+def check(args: Args) -> None:
+    """The options, checked before anything is built or counted: ``ValueError`` naming the first bad one."""
     unknown = sorted(set(args.games) - set(GAMES)) + sorted(set(args.rows) - set(ROWS))
     if unknown:
         raise ValueError(f"unknown game(s) or row(s) {unknown}; games {list(GAMES)}, rows {list(ROWS)}")
+    if not args.measure and (not args.hash_seeds
+                                 or any(not 0 <= seed <= 4294967295 for seed in args.hash_seeds)):
+        raise ValueError(f"hash_seeds must be one or more integers in 0..4294967295, got {args.hash_seeds}")
+
+
+def main(args: Args) -> dict | None:
+    check(args)
     if args.measure:
         measure_here(args.games, args.rows, args.measure)
         return None
-    if not args.hash_seeds or any(not 0 <= seed <= 4294967295 for seed in args.hash_seeds):
-        raise ValueError(f"hash_seeds must be one or more integers in 0..4294967295, got {args.hash_seeds}")
     result = {"units": {row: UNITS[row] for row in args.rows}, "hash_seeds": args.hash_seeds,
               "counts": mean_counts([count(args.games, args.rows, seed) for seed in args.hash_seeds])}
     text = json.dumps(result, indent=2)
@@ -260,4 +266,6 @@ def main(args: Args) -> dict | None:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check))

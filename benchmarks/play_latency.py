@@ -99,15 +99,24 @@ def play_one_game(client, url: str, args: Args, game: str) -> dict:
     }
 
 
+def check(args: Args) -> None:
+    """The options, checked before the server starts: ``ValueError`` naming the first bad one."""
+    from play.session import BUILTIN_BOTS
+
+    check_positive(args, "hands", "bot_delay", zero_allowed=("bot_delay",))
+    if unknown := sorted(set(args.games) - set(SEATS)):
+        raise ValueError(f"unknown game(s) {unknown}; choose from {list(SEATS)}")
+    if args.bot not in BUILTIN_BOTS:  # the server offers these (no --bots of its own here)
+        raise ValueError(f"--bot {args.bot!r} is not one of the table's bots {list(BUILTIN_BOTS)}")
+
+
 def main(args: Args) -> None:
     import httpx
     import uvicorn
 
     from play.server import AppSettings, create_app
 
-    check_positive(args, "hands", "bot_delay", zero_allowed=("bot_delay",))
-    if unknown := sorted(set(args.games) - set(SEATS)):
-        raise ValueError(f"unknown game(s) {unknown}; choose from {list(SEATS)}")
+    check(args)
     app = create_app(AppSettings(bot_delay=args.bot_delay))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -126,4 +135,6 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check))

@@ -200,13 +200,22 @@ def projection(args: Args, arena_result: dict, train_result: dict) -> dict:
     }
 
 
+def check(args: Args) -> None:
+    """The options, checked before Ray starts: ``ValueError`` naming the first bad one (the match's agents are
+    built once here; the game is named by ``game_spec``)."""
+    from agents.arena import check_match_inputs
+
+    check_positive(args, "hands", "repeats", "cpus", "train_iterations", "num_envs", "steps", "nodes",
+                   "cores_per_node")
+    check_match_inputs(args.game, list(args.agents), args.hands, args.seed, None, args.cpus)
+
+
 def main(args: Args) -> dict:
     import ray
 
     from agents.ray_arena import connect
 
-    check_positive(args, "hands", "repeats", "cpus", "train_iterations", "num_envs", "steps", "nodes",
-                   "cores_per_node")
+    check(args)
     started = time.perf_counter()
     load_at_start = load()
     connect(None, args.cpus)
@@ -225,4 +234,6 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(tyro.cli(Args)), indent=2))
+    from trick_core.command_line import checked
+
+    print(json.dumps(main(checked(tyro.cli(Args), check)), indent=2))

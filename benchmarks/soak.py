@@ -177,10 +177,15 @@ def _resident_mib() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(args: Args) -> list[Report]:
+def check(args: Args) -> None:
+    """The options, checked before a hand is played: ``ValueError`` naming the first bad one."""
     check_positive(args, "hands", "leak_positions", "workers", zero_allowed=("leak_positions",))
     for game in args.games:
         game_spec(game)
+
+
+def run(args: Args) -> list[Report]:
+    check(args)
     items = [(g, c, args.hands, args.leak_positions, args.seed) for g, c in VARIANTS if g in args.games]
     if args.workers > 1:
         return map_in_workers(soak_configuration, [(item,) for item in items], args.workers)
@@ -216,4 +221,6 @@ def main(args: Args) -> int:
 if __name__ == "__main__":
     import tyro
 
-    sys.exit(main(tyro.cli(Args)))
+    from trick_core.command_line import checked
+
+    sys.exit(main(checked(tyro.cli(Args), check)))

@@ -230,12 +230,25 @@ def measure_processes(game: str, hidden: tuple[int, ...], args: Args) -> dict:
     return row
 
 
+def check(args: Args) -> None:
+    """The options, checked before a network is built: ``ValueError`` naming the first bad one."""
+    check_positive(args, "num_envs", "hidden", "small_hidden", "threads", "seconds", "processes")
+    if unknown := sorted(set(args.games) - set(GAMES)):
+        raise ValueError(f"--games: unknown game(s) {unknown}; choose from {list(GAMES)}")
+    try:
+        device = torch.device(args.device)
+    except RuntimeError as error:
+        raise ValueError(f"--device {args.device!r} is not a torch device ({error})") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"--device {args.device!r}: torch sees no CUDA device here")
+
+
 def main(args: Args) -> dict:
     import numba
 
     from agents.neural.training import set_threads
 
-    check_positive(args, "num_envs", "hidden", "small_hidden", "threads", "seconds", "processes")
+    check(args)
     machine = {
         "cpus": numba.config.NUMBA_NUM_THREADS,
         "processor": platform.processor() or platform.machine(),
@@ -269,4 +282,6 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    main(tyro.cli(Args))
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check))

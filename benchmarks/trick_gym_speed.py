@@ -86,11 +86,16 @@ def one_seat_rate(game: str, seconds: float) -> float:
     return best_of_three(run, seconds)
 
 
-def main(args: Args) -> dict:
+def check(args: Args) -> None:
+    """The options, checked before an env is built: ``ValueError`` naming the first bad one."""
     check_positive(args, "seconds", "num_envs", "threads")
     unknown = sorted(set(args.games) - set(trick_gym.GAMES))
     if unknown:
         raise ValueError(f"unknown games {unknown}; choose from {list(trick_gym.GAMES)}")
+
+
+def main(args: Args) -> dict:
+    check(args)
     available = numba.config.NUMBA_NUM_THREADS
     measured = [threads for threads in args.threads if threads <= available]
     results: dict = {"num_envs": args.num_envs, "numba_threads": available,
@@ -110,4 +115,6 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(tyro.cli(Args)), indent=1))
+    from trick_core.command_line import checked
+
+    print(json.dumps(main(checked(tyro.cli(Args), check)), indent=1))

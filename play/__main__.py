@@ -15,6 +15,8 @@ from pathlib import Path
 
 import tyro
 
+from trick_core.command_line import checked, program_name
+
 
 @dataclass
 class Args:
@@ -46,7 +48,8 @@ def free_port(host: str) -> int:
 
 
 def check_bots(names: tuple[str, ...]) -> None:
-    """Every extra bot must be an agent of at least one game (a typo fails here, not at the table)."""
+    """Every extra bot must be an agent of at least one game (a typo fails here, not at the table):
+    ``ValueError`` naming the first that is not."""
     import agents
 
     from .catalog import GAMES
@@ -60,7 +63,24 @@ def check_bots(names: tuple[str, ...]) -> None:
             except Exception as err:  # a plug-in may fail in any way; report it
                 problems.append(f"{game}: {err}")
         else:
-            raise SystemExit(f"--bots {name!r} makes no agent: " + "; ".join(problems))
+            raise ValueError(f"--bots {name!r} makes no agent: " + "; ".join(problems))
+
+
+def check(args: Args) -> None:
+    """The options, checked before the server is built: ``ValueError`` naming the first bad one (the record
+    files are read, and a bad one named, when the server is built)."""
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be in 0..65535, got {args.port}")
+    if not args.bot_delay >= 0:
+        raise ValueError(f"--bot-delay must be at least 0, got {args.bot_delay}")
+    if args.max_sessions < 1:
+        raise ValueError(f"--max-sessions must be positive, got {args.max_sessions}")
+    for path in args.records:
+        if not Path(path).is_file():
+            raise ValueError(f"--records {str(path)!r}: no such file")
+    if args.rules_dir is not None and not Path(args.rules_dir).is_dir():
+        raise ValueError(f"--rules-dir {str(args.rules_dir)!r}: no such folder")
+    check_bots(args.bots)
 
 
 def main(args: Args) -> None:
@@ -68,7 +88,7 @@ def main(args: Args) -> None:
 
     from .server import LOOPBACK_HOSTS, AppSettings, TableServer, create_app
 
-    check_bots(args.bots)
+    check(args)
     port = args.port or free_port(args.host)
     loopback = args.host in LOOPBACK_HOSTS
     settings = AppSettings(
@@ -82,7 +102,7 @@ def main(args: Args) -> None:
     try:
         app = create_app(settings)
     except (OSError, ValueError) as err:
-        raise SystemExit(str(err)) from None
+        raise SystemExit(f"{program_name()}: {err}") from None
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     address = f"http://{shown_host}:{port}/"
     print(f"The table: {address}   (replay viewer: {address}replay; stop with Ctrl+C)", flush=True)
@@ -96,4 +116,4 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    main(checked(tyro.cli(Args), check))

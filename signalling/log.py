@@ -46,8 +46,10 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from knuffeln_env import knuffeln_v0
+from trick_core.command_line import checked, program_name
 
 from .lexicon import (
     UNCHECKABLE,
@@ -294,8 +296,18 @@ class MessageLog:
 
 def read_jsonl(path: str) -> list[dict]:
     """Every JSON line of a file (game records or message-log rows)."""
-    with open(path, encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines if line.strip()]
+    rows = []
+    try:
+        with open(path, encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if line.strip():
+                    try:
+                        rows.append(json.loads(line))
+                    except json.JSONDecodeError as error:
+                        raise ValueError(f"{path}: line {number} is not JSON ({error.msg})") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text (JSON lines are)") from None
+    return rows
 
 
 def talk_records(records: Iterable[dict]) -> list[dict]:
@@ -315,18 +327,32 @@ class Args:
     """label tokens by the rule agent's fixed code (agents.rules.knuffeln_phrases.TOKEN_CODE)"""
 
 
+def check(args: Args) -> None:
+    """The options, checked before a record is read: ``ValueError`` naming the first bad one."""
+    if not Path(args.records).is_file():
+        raise ValueError(f"--records {args.records!r}: no such file")
+    if not Path(args.out).resolve().parent.is_dir():
+        raise ValueError(f"--out {args.out!r}: its folder does not exist")
+    if Path(args.out).resolve() == Path(args.records).resolve():
+        raise ValueError(f"--out {args.out!r} is the records file itself")
+
+
 def main(args: Args) -> int:
+    check(args)
     meanings = None
     if args.rules_token_code:
         from agents.rules.knuffeln_phrases import PHRASE_OF_TOKEN
 
         meanings = dict(PHRASE_OF_TOKEN)
     log = MessageLog(token_meanings=meanings)
-    records = read_jsonl(args.records)
+    try:
+        records = read_jsonl(args.records)
+    except ValueError as error:  # a file that is not JSON lines: one line naming it
+        raise SystemExit(f"{program_name()}: --records {error}") from None
     talking = talk_records(records)
     if not talking:
-        raise SystemExit(f"{args.records}: none of its {len(records)} records is a Knüffeln hand played with talk "
-                         "on (env option talk=lexicon or tokens:N): there is nothing to log")
+        raise SystemExit(f"{program_name()}: {args.records}: none of its {len(records)} records is a Knüffeln "
+                         "hand played with talk on (env option talk=lexicon or tokens:N): there is nothing to log")
     log.add_records(talking)
     count = log.write(args.out)
     print(json.dumps({"hands": log.hands, "utterances": count, "out": args.out}))
@@ -336,7 +362,7 @@ def main(args: Args) -> int:
 if __name__ == "__main__":
     import tyro
 
-    main(tyro.cli(Args))
+    main(checked(tyro.cli(Args), check))
 
 
 def arena_message_log(specs: list[str], config: dict, hands: int, seed: int = 0, workers: int = 1,

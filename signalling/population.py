@@ -90,15 +90,26 @@ class Args:
     """what else ran on the machine meanwhile (the wall seconds depend on it)"""
 
 
-def main(args: Args) -> dict:
-    """Copy a trained network (no resume state) into the population with its record."""
-    from agents.neural.checkpoint import load_checkpoint, save_checkpoint
-    from agents.neural.ship import stages
+def check(args: Args) -> dict:
+    """The checkpoint to ship, checked before anything is written (``ValueError`` naming the problem): a
+    network of the population's game and talk, and an output folder that is not a file."""
+    from agents.neural.checkpoint import load_checkpoint
 
     checkpoint = load_checkpoint(args.checkpoint)
     if checkpoint["game"] != "knuffeln" or checkpoint["config"].get("talk") != TALK:
         raise ValueError(f"the population plays knuffeln with talk={TALK}, not {checkpoint['game']} "
                          f"{checkpoint['config']}")
+    if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
+        raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
+    return checkpoint
+
+
+def main(args: Args) -> dict:
+    """Copy a trained network (no resume state) into the population with its record."""
+    from agents.neural.checkpoint import save_checkpoint
+    from agents.neural.ship import stages
+
+    checkpoint = check(args)
     history = stages(args.checkpoint)
     seed = history[-1]["seed"]
     checkpoint["resume"] = None
@@ -127,4 +138,6 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    main(tyro.cli(Args))
+    from trick_core.command_line import checked
+
+    main(checked(tyro.cli(Args), check))

@@ -13,9 +13,10 @@ Options = TypeVar("Options")
 
 
 def program_name() -> str:
-    """The running command's name: its module for ``python -m module``, else its script's name."""
+    """The running command's name: its module for ``python -m module`` (its package for a package's
+    ``__main__``), else its script's name."""
     spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-    return spec.name if spec else Path(sys.argv[0]).stem
+    return spec.name.removesuffix(".__main__") if spec else Path(sys.argv[0]).stem
 
 
 def checked(args: Options, check: Callable[[Options], object]) -> Options:

@@ -474,7 +474,7 @@ def test_record_files_named_at_start_are_listed(tmp_path):
 
 
 @pytest.mark.parametrize("options, error, complaint", [
-    ({"bot": "nosuchbot"}, RuntimeError, r"answered 400 to POST /api/sessions: .*unknown bot 'nosuchbot'"),
+    ({"bot": "nosuchbot"}, ValueError, r"--bot 'nosuchbot' is not one of the table's bots"),
     ({"hands": 0}, ValueError, "--hands must be positive"),
     ({"games": ("skat",)}, ValueError, r"unknown game\(s\) \['skat'\]"),
 ])
