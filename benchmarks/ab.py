@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .compare import QUICK
 from .ours import GAMES
+from .timing import check_games
 
 ROWS = (
     "compiled hands, 1 thread",
@@ -160,8 +161,7 @@ def check(args: Args) -> None:
     for side in ("old", "new"):
         if not Path(getattr(args, side)).is_dir():
             raise ValueError(f"--{side} {getattr(args, side)!r} is not a folder (a checkout to measure)")
-    if unknown := sorted(set(args.games) - set(GAMES)):
-        raise ValueError(f"unknown game(s) {unknown}; choose from {list(GAMES)}")
+    check_games(args.games, GAMES)
     if unknown := sorted(set(args.rows) - set(ROWS)):
         raise ValueError(f"unknown row(s) {unknown}; choose from {list(ROWS)}")
     if args.rounds < 1:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import agents
-from benchmarks.timing import check_positive
+from benchmarks.timing import check_games, check_positive
 from trick_core.registry import GAME_NAMES as GAMES
 from trick_core.registry import make_env
 
@@ -78,8 +78,7 @@ def check(args: Args) -> None:
     """The options, checked before a position is played: ``ValueError`` naming the first bad one (every agent
     is built once for every game here; none decides)."""
     check_positive(args, "positions")
-    if unknown := sorted(set(args.games) - set(GAMES)):
-        raise ValueError(f"--games: unknown game(s) {unknown}; choose from {list(GAMES)}")
+    check_games(args.games, GAMES)
     for game in args.games:
         for spec in args.agents:
             agents.make(spec, game)

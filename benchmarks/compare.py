@@ -34,7 +34,7 @@ from pathlib import Path
 import numba
 
 from . import anchors, ours, reference_hands, scaling, startup
-from .timing import machine
+from .timing import check_games, machine
 
 TARGETS = {
     "bavarian_batch_vs_openspiel_skat_cxx": 20.0,
@@ -112,9 +112,7 @@ def _say(text: str) -> None:
 
 def check(args: Args) -> None:
     """The options, checked before anything is measured: ``ValueError`` naming the first bad one."""
-    unknown = sorted(set(args.games) - set(ours.GAMES))
-    if unknown or not args.games:
-        raise ValueError(f"unknown game(s) {unknown}; choose from {list(ours.GAMES)}")
+    check_games(args.games, ours.GAMES)
     for name in ("json", "plot", "markdown"):
         path = getattr(args, name)
         if path is not None and not Path(path).resolve().parent.is_dir():

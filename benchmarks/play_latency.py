@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import tyro
 
-from benchmarks.timing import check_positive
+from benchmarks.timing import check_games, check_positive
 
 
 @dataclass
@@ -104,8 +104,7 @@ def check(args: Args) -> None:
     from play.session import BUILTIN_BOTS
 
     check_positive(args, "hands", "bot_delay", zero_allowed=("bot_delay",))
-    if unknown := sorted(set(args.games) - set(SEATS)):
-        raise ValueError(f"unknown game(s) {unknown}; choose from {list(SEATS)}")
+    check_games(args.games, SEATS)
     if args.bot not in BUILTIN_BOTS:  # the server offers these (no --bots of its own here)
         raise ValueError(f"--bot {args.bot!r} is not one of the table's bots {list(BUILTIN_BOTS)}")
 

@@ -100,3 +100,12 @@ def check_positive(args, *names: str, zero_allowed: tuple[str, ...] = ()) -> Non
             if isinstance(item, bool) or not isinstance(item, (int, float)) or not (item >= 0 if zero else item > 0):
                 raise ValueError(f"--{name.replace('_', '-')} must be {'at least 0' if zero else 'positive'}, "
                                  f"got {value!r}")
+
+
+def check_games(games, known) -> None:
+    """``ValueError`` naming the games of ``--games`` that the benchmark does not know (or saying that none
+    was given): checked before anything runs."""
+    if not games:
+        raise ValueError(f"--games: give at least one of {list(known)}")
+    if unknown := sorted(set(games) - set(known)):
+        raise ValueError(f"--games: unknown game(s) {unknown}; choose from {list(known)}")

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from benchmarks.timing import check_positive
+from benchmarks.timing import check_games, check_positive
 
 GAMES = ("bavarian", "palatinate", "asserufen", "knuffeln")
 
@@ -233,8 +233,7 @@ def measure_processes(game: str, hidden: tuple[int, ...], args: Args) -> dict:
 def check(args: Args) -> None:
     """The options, checked before a network is built: ``ValueError`` naming the first bad one."""
     check_positive(args, "num_envs", "hidden", "small_hidden", "threads", "seconds", "processes")
-    if unknown := sorted(set(args.games) - set(GAMES)):
-        raise ValueError(f"--games: unknown game(s) {unknown}; choose from {list(GAMES)}")
+    check_games(args.games, GAMES)
     try:
         device = torch.device(args.device)
     except RuntimeError as error:

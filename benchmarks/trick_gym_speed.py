@@ -28,7 +28,7 @@ import numpy as np
 import tyro
 
 import trick_gym
-from benchmarks.timing import check_positive
+from benchmarks.timing import check_games, check_positive
 from trick_gym.vector import OneSeatVectorEnv
 
 
@@ -89,9 +89,7 @@ def one_seat_rate(game: str, seconds: float) -> float:
 def check(args: Args) -> None:
     """The options, checked before an env is built: ``ValueError`` naming the first bad one."""
     check_positive(args, "seconds", "num_envs", "threads")
-    unknown = sorted(set(args.games) - set(trick_gym.GAMES))
-    if unknown:
-        raise ValueError(f"unknown games {unknown}; choose from {list(trick_gym.GAMES)}")
+    check_games(args.games, trick_gym.GAMES)
 
 
 def main(args: Args) -> dict:

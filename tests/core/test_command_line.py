@@ -31,7 +31,7 @@ def test_checked_returns_accepted_options_and_exits_with_one_line_on_a_bad_one()
     ("agents.arena", ["--game", "bavarian", "--agents", "random", "nosuchagent"], "agents.arena: "),
     ("benchmarks.ab", ["--old", "no/such/checkout"], "benchmarks.ab: --old 'no/such/checkout' is not a folder"),
     ("benchmarks.agent_speed", ["--agents", "nosuchagent"], "benchmarks.agent_speed: unknown agent 'nosuchagent'"),
-    ("benchmarks.compare", ["--quick", "--games", "chess"], "benchmarks.compare: unknown game(s) ['chess']"),
+    ("benchmarks.compare", ["--quick", "--games", "chess"], "benchmarks.compare: --games: unknown game(s) ['chess']"),
     ("benchmarks.instruction_counts", ["--rows", "nosuchrow"],
      "benchmarks.instruction_counts: unknown game(s) or row(s) ['nosuchrow']"),
     ("benchmarks.play_latency", ["--bot", "nosuchbot"], "benchmarks.play_latency: --bot 'nosuchbot' is not one of"),
