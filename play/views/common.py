@@ -127,9 +127,11 @@ def trick_entry(leader: str | None, cards: list, winner: str | None = None, **ex
     return {"leader": leader, "cards": [{"agent": a, "card": c} for a, c in cards], "winner": winner, **extra}
 
 
-def completed_tricks(st: dict) -> list[dict]:
-    """The completed tricks (public in every game: each card was played face up)."""
-    return [trick_entry(t["leader"], t["cards"], t["winner"]) for t in st["tricks"]]
+def completed_tricks(st: dict, fields: tuple[str, ...] = ()) -> list[dict]:
+    """The completed tricks (public in every game: each card was played face up), each with the further
+    ``fields`` of its ``state()`` entry that a game has (Knüffeln: ``face_down_accepted``)."""
+    return [trick_entry(t["leader"], t["cards"], t["winner"], **{name: t[name] for name in fields})
+            for t in st["tricks"]]
 
 
 def current_trick(st: dict, face_down_first: bool = False) -> dict | None:
@@ -174,6 +176,25 @@ def log_entries(ctx: ViewContext, public_action, describe) -> list[dict]:
         shown = public_action(index, agent, action)
         entries.append({"agent": agent, "action": shown, "text": describe(shown)})
     return entries
+
+
+def add_play(view: dict, ctx: ViewContext, label, prompt, settlement, public_action=None,
+             trick_fields: tuple[str, ...] = (), face_down_first: bool = False) -> dict:
+    """Adds what every view has once its seats and facts are in: the legal moves and the log worded by
+    ``label(ctx, action)`` (the log through ``public_action(index, agent, action)`` where some seats may not
+    see an action), the completed tricks with their ``trick_fields``, the trick in progress (its first card
+    hidden with ``face_down_first``), the line ``prompt(view)`` above the viewer's controls, and
+    ``settlement(ctx)`` once the hand is over."""
+    describe = lambda action: label(ctx, action)  # noqa: E731
+    view["legal"] = legal_entries(ctx, describe)
+    view["log"] = log_entries(ctx, public_action or (lambda _i, _agent, action: action), describe)
+    view["tricks"] = completed_tricks(ctx.state, trick_fields)
+    view["last_trick"] = view["tricks"][-1] if view["tricks"] else None
+    view["trick"] = current_trick(ctx.state, face_down_first=face_down_first)
+    view["prompt"] = prompt(view)
+    if ctx.state["result"] is not None:
+        view["result"] = settlement(ctx)
+    return view
 
 
 def describe_common(ctx: ViewContext, action: str) -> str | None:

@@ -18,18 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..catalog import FIXED_ACTION_LABELS, KNUFFELN_ACCEPT_LABEL, env_module
-from .common import (
-    HIDDEN_CARD,
-    ViewContext,
-    add_role,
-    base_view,
-    completed_tricks,
-    current_trick,
-    legal_entries,
-    log_entries,
-    seat_entries,
-    settlement_by_agent,
-)
+from .common import HIDDEN_CARD, ViewContext, add_play, add_role, base_view, seat_entries, settlement_by_agent
 
 PHASES = {
     "dealer_choice": "The dealer's choice",
@@ -105,17 +94,10 @@ def knuffeln_view(ctx: ViewContext) -> dict:
     view["talk"] = talk
     view["piles"] = knuffeln_piles(ctx)
     view["facts"] = knuffeln_facts(ctx)
-    describe = lambda action: knuffeln_label(ctx, action)  # noqa: E731
-    view["legal"] = legal_entries(ctx, describe)
-    view["log"] = log_entries(ctx, lambda i, agent, action: public_action(ctx, i, agent, action), describe)
-    view["tricks"] = [dict(entry, face_down_accepted=trick["face_down_accepted"])
-                      for entry, trick in zip(completed_tricks(st), st["tricks"], strict=True)]
-    view["last_trick"] = view["tricks"][-1] if view["tricks"] else None
-    view["trick"] = current_trick(st, face_down_first=turner is not None and not ctx.is_viewer(turner))
-    view["prompt"] = knuffeln_prompt(view)
-    if st["result"] is not None:
-        view["result"] = knuffeln_settlement(ctx)
-    return view
+    return add_play(view, ctx, knuffeln_label, knuffeln_prompt, knuffeln_settlement,
+                    public_action=lambda i, agent, action: public_action(ctx, i, agent, action),
+                    trick_fields=("face_down_accepted",),
+                    face_down_first=turner is not None and not ctx.is_viewer(turner))
 
 
 # ---------------------------------------------------------------------------------------------- hiding

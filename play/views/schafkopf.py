@@ -19,13 +19,10 @@ from ..catalog import CONTRACT_NAMES, FIXED_ACTION_LABELS
 from .common import (
     HIDDEN_CARD,
     ViewContext,
+    add_play,
     add_role,
     base_view,
-    completed_tricks,
-    current_trick,
     describe_common,
-    legal_entries,
-    log_entries,
     seat_entries,
     settlement_by_agent,
     signed,
@@ -159,7 +156,7 @@ def palatinate_view(ctx: ViewContext) -> dict:
     view["seats"] = seat_entries(ctx, roles, said=said, inactive=sitting_out)
     view["facts"] = palatinate_facts(ctx)
     view["piles"] = palatinate_piles(ctx)
-    return add_play(view, ctx, palatinate_label, PALATINATE_PROMPTS, palatinate_settlement,
+    return add_play(view, ctx, palatinate_label, prompt_from(PALATINATE_PROMPTS), palatinate_settlement,
                     public_action=lambda _i, agent, action: palatinate_public_action(ctx, agent, action))
 
 
@@ -354,21 +351,7 @@ def partnership_view(ctx: ViewContext, phases: dict[str, str], facts, label, pro
     said = {agent: bid_label(bid) for agent, bid in st["bids"].items() if bid is not None}
     view["seats"] = seat_entries(ctx, roles, said=said)
     view["facts"] = facts(ctx, partner)
-    return add_play(view, ctx, label, prompts, settlement)
-
-
-def add_play(view: dict, ctx: ViewContext, label, prompts: dict[str, str], settlement, public_action=None) -> dict:
-    """Adds what every Schafkopf view has: the legal moves and the log worded by ``label`` (the log through
-    ``public_action`` where some seats may not see an action), the tricks, the prompt, and the
-    ``settlement`` once the hand is over."""
-    describe = lambda action: label(ctx, action)  # noqa: E731
-    view["legal"] = legal_entries(ctx, describe)
-    view["log"] = log_entries(ctx, public_action or (lambda _i, _agent, action: action), describe)
-    add_tricks(view, ctx.state)
-    view["prompt"] = prompt_for(view, prompts)
-    if ctx.state["result"] is not None:
-        view["result"] = settlement(ctx)
-    return view
+    return add_play(view, ctx, label, prompt_from(prompts), settlement)
 
 
 def contract_facts(ctx: ViewContext) -> list[list[str]]:
@@ -402,12 +385,6 @@ def bid_label(bid: str) -> str:
     return FIXED_ACTION_LABELS.get(bid) or CONTRACT_NAMES.get(bid, bid)
 
 
-def add_tricks(view: dict, st: dict) -> None:
-    view["tricks"] = completed_tricks(st)
-    view["last_trick"] = view["tricks"][-1] if view["tricks"] else None
-    view["trick"] = current_trick(st)
-
-
 def value_formula(parts: list[tuple[str, int]], du: bool, doublings: int, value: int) -> str:
     """``"Value: game 1 + hearts 1 + hoch 3 = 5, × 2 (Du), × 4 (2 doublings) = 40."``: the Palatinate
     value table (the same for Asserufen)."""
@@ -428,8 +405,6 @@ def add_doubling_facts(facts: list[list[str]], doublers: list[str]) -> None:
         facts.append(["Doubled", ", ".join(said)])
 
 
-def prompt_for(view: dict, prompts: dict[str, str]) -> str | None:
-    """The line above the viewer's controls when it is the viewer's turn."""
-    if not view["legal"]:
-        return None
-    return prompts.get(view["phase"], "Your move")
+def prompt_from(prompts: dict[str, str]):
+    """The line above the viewer's controls when it is the viewer's turn: the phase's line in ``prompts``."""
+    return lambda view: prompts.get(view["phase"], "Your move") if view["legal"] else None
