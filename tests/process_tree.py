@@ -42,6 +42,23 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def process_table(pids: list[int]) -> str:
+    """One line per living process: pid, state letter, what the kernel says it waits in, and its command
+    (what a hung stop leaves, for the failure message)."""
+    lines = []
+    for pid in pids:
+        found = state_and_parent(pid)
+        if found is None:
+            continue
+        try:
+            waits = Path(f"/proc/{pid}/wchan").read_text()
+            command = Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ").strip()
+        except OSError:
+            continue
+        lines.append(f"{pid} {found[0]} {waits or '-'} {command[:200]}")
+    return "\n".join(lines)
+
+
 def stop_while_working(
     command: list[str], stop: str, processes: int, settle: float = 2.0
 ) -> subprocess.CompletedProcess:
@@ -65,10 +82,16 @@ def stop_while_working(
             os.killpg(process.pid, signal.SIGINT)
         else:
             process.send_signal({"sigterm": signal.SIGTERM, "sigkill": signal.SIGKILL}[stop])
-        stdout, stderr = process.communicate(timeout=60)
+        try:
+            stdout, stderr = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"the command did not end within 60 s of {stop}; still running:\n"
+                                 f"{process_table([process.pid, *descendants(process.pid)])}") from None
         deadline = time.monotonic() + 10
         while any(alive(pid) for pid in tree):
-            assert time.monotonic() < deadline, f"processes of the command outlived it: {stderr[-2000:]}"
+            assert time.monotonic() < deadline, (f"processes of the command outlived it:\n"
+                                                 f"{process_table([pid for pid in tree if alive(pid)])}\n"
+                                                 f"{stderr[-2000:]}")
             time.sleep(0.2)
         return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
     finally:
