@@ -40,7 +40,7 @@ BUILTIN_AGENTS = {
     "ismcts": ("agents.search", "ISMCTSAgent"),
 }
 
-__all__ = ["BUILTIN_AGENTS", "GAME_NAMES", "make", "parse_agent_spec"]
+__all__ = ["BUILTIN_AGENTS", "GAME_NAMES", "check_option_agents", "make", "parse_agent_spec"]
 
 
 def make(name: str, game: str, **kwargs):
@@ -57,6 +57,18 @@ def make(name: str, game: str, **kwargs):
         return _outside_agent(base_name, game, kwargs)
     known = sorted(BUILTIN_AGENTS) + ["rules", "package.module:attr"]
     raise ValueError(f"unknown agent {name!r}; choose from {known}")
+
+
+def check_option_agents(option: str, names, game: str) -> None:
+    """For a command's option check: every agent that ``option`` names builds for ``game``, else a
+    ``ValueError`` that starts with the option (``--eval-opponent: unknown agent 'x'; ...``), so that a
+    command with several agent options says which one is wrong. The game is checked first, on its own."""
+    game_spec(game)
+    for name in dict.fromkeys(names):
+        try:
+            make(name, game)
+        except ValueError as error:
+            raise ValueError(f"--{option.replace('_', '-')}: {error}") from None
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict]:

@@ -58,7 +58,7 @@ from trick_core.registry import game_spec, make_env
 from trick_core.seat_view import SeatView
 from trick_core.worker_pool import run_in_workers
 
-from . import make, parse_agent_spec
+from . import check_option_agents, make, parse_agent_spec
 from .config import parse_config
 from .leaderboard import json_ready, make_progress, print_leaderboard, save_plot
 from .seatings import PASSIVE, seatings_for
@@ -547,6 +547,11 @@ if __name__ == "__main__":
     from trick_core.command_line import checked
 
     def check(args: Args) -> None:
+        check_option_agents("agents", args.agents, args.game)
+        if args.backend == "ray":
+            from .ray_arena import check_ray_installed
+
+            check_ray_installed("--backend ray")
         check_match_inputs(args.game, args.agents, args.hands, args.seed, parse_config(args.config),
                            default_workers(args, 1), args.backend)
 

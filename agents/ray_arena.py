@@ -82,6 +82,16 @@ def require_ray():
     return ray
 
 
+def check_ray_installed(option: str) -> None:
+    """For a command's option check: a ``ValueError`` naming ``option`` (what asked for Ray, e.g.
+    ``--backend ray``) when Ray cannot be imported, so that the command says so in one line before any work
+    instead of a traceback once it reaches Ray."""
+    try:
+        require_ray()
+    except ImportError as error:
+        raise ValueError(f"{option} needs Ray, which is not installed: {INSTALL_HINT.split(': ', 1)[1]}") from error
+
+
 def connect(address: str | None = None, num_cpus: int | None = None, log_to_driver: bool = True) -> bool:
     """Make sure this process is connected to Ray; returns True when this call started or joined it (the
     caller may then ``ray.shutdown()``), False when a session was already open (it is used as it is).

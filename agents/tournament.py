@@ -25,7 +25,7 @@ from rich.table import Table
 from trick_core.checks import check_seed, positive_int
 from trick_core.registry import GAME_NAMES, game_spec
 
-from . import make
+from . import check_option_agents, make
 from .arena import default_workers, ray_options, run_arena, without_timing
 from .leaderboard import json_ready, print_leaderboard, save_plot
 from .neural import neural_available
@@ -99,8 +99,13 @@ def check_entries(args: Args) -> None:
     if args.hands is not None:
         positive_int(args.hands, "hands")
     check_seed(args.seed, "tournament")
+    if args.backend == "ray":
+        from .ray_arena import check_ray_installed
+
+        check_ray_installed("--backend ray")
     for game in args.games:
-        game_spec(game)
+        check_option_agents("pimc", [args.pimc], game)
+        check_option_agents("extra", args.extra, game)
         for name in entrants(args.pimc, args.extra, game, args.neural):
             make(name, game)
 

@@ -203,11 +203,15 @@ def projection(args: Args, arena_result: dict, train_result: dict) -> dict:
 def check(args: Args) -> None:
     """The options, checked before Ray starts: ``ValueError`` naming the first bad one (the match's agents are
     built once here; the game is named by ``game_spec``)."""
+    from agents import check_option_agents
     from agents.arena import check_match_inputs
+    from agents.ray_arena import check_ray_installed
 
     check_positive(args, "hands", "repeats", "cpus", "train_iterations", "num_envs", "steps", "nodes",
                    "cores_per_node")
+    check_option_agents("agents", args.agents, args.game)
     check_match_inputs(args.game, list(args.agents), args.hands, args.seed, None, args.cpus)
+    check_ray_installed("this benchmark")
 
 
 def main(args: Args) -> dict:

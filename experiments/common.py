@@ -34,7 +34,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import torch
 
-from agents import make
+from agents import check_option_agents
 from agents.config import parse_config
 from agents.neural.derived import FEATURE_SETS
 from agents.neural.network import TrickNet
@@ -279,6 +279,7 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
     if kind == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"device {device!r}: torch sees no CUDA device here")
     check_agents(args)
+    check_ray_options(args)
     if getattr(args, "init_from", None):
         starting_checkpoint(args.init_from, args.game, config)
     if getattr(args, "resume", None):
@@ -287,21 +288,34 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
         args.check_options(config)  # the script's own checks (e.g. warm_start's teacher data)
 
 
+def check_ray_options(args) -> None:
+    """Ray is installed where the options ask for it: experience actors on Ray (``--actors N
+    --actor-backend ray``, the self-play scripts) or the Ray backend of ``experiments.ray_selfplay``."""
+    from agents.ray_arena import check_ray_installed
+
+    if getattr(args, "actors", 0) > 0 and getattr(args, "actor_backend", "local") == "ray":
+        check_ray_installed("--actors with --actor-backend ray")
+    if getattr(args, "backend", "local") == "ray":
+        check_ray_installed("--backend ray")
+
+
 def check_agents(args) -> None:
     """The agents a run will meet exist for its game: the teacher, a one-seat recipe's opponents, and the
-    evaluation opponents when it evaluates (their deals need at least one hand)."""
-    names = [args.teacher] if hasattr(args, "teacher") else []
+    evaluation opponents when it evaluates (their deals need at least one hand); a bad one is named with its
+    option."""
+    options = {"teacher": [args.teacher]} if hasattr(args, "teacher") else {}
     if hasattr(args, "opponents"):  # OneSeatArgs: the fixed opponents
-        names.append(args.opponents)
+        options["opponents"] = [args.opponents]
     evaluates = getattr(args, "eval_every", getattr(args, "eval_hands", 0)) > 0
     if evaluates and hasattr(args, "eval_opponent"):
         if args.eval_hands < 1:
             raise ValueError(f"eval_hands must be positive when the run evaluates (eval_every {args.eval_every}); "
                              "--eval-every 0 turns the evaluations off")
         check_seed(args.eval_seed, args.game)
-        names += [args.eval_opponent, *getattr(args, "eval_also", [])]
-    for name in dict.fromkeys(names):
-        make(name, args.game)
+        options["eval_opponent"] = [args.eval_opponent]
+        options["eval_also"] = getattr(args, "eval_also", [])
+    for option, names in options.items():
+        check_option_agents(option, names, args.game)
 
 
 def checked(args, algo: str | None = None, check=None):

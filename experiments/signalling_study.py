@@ -212,7 +212,7 @@ def check_options(args: Args) -> None:
     """Every option of the study before a deal is played or a file written: ``ValueError`` naming the first
     bad one (a size below one, a negative seed, an unknown part, talk vocabulary or partner agent, a rerun
     without the results it keeps)."""
-    from agents import make
+    from agents import check_option_agents
     from trick_core.checks import positive_int
     from trick_core.registry import make_env
 
@@ -229,9 +229,9 @@ def check_options(args: Args) -> None:
         raise ValueError(f"--parts and --report-only keep the results of {saved!r}: there is none (run the whole "
                          "study first)")
     make_env("knuffeln", talk=f"tokens:{args.tokens}")  # the vocabulary of the tokens variant
-    for agent in args.partner_agents:  # the hidden-partner study's games
-        for game in ("bavarian", "asserufen"):
-            make(agent, game)
+    check_option_agents("crossplay_specs", args.crossplay_specs, "knuffeln")
+    for game in ("bavarian", "asserufen"):  # the hidden-partner study's games
+        check_option_agents("partner_agents", args.partner_agents, game)
 
 
 def main(args: Args) -> dict:

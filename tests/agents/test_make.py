@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from agents import make, parse_agent_spec
+from agents import check_option_agents, make, parse_agent_spec
 from agents.config import parse_config
 from trick_core import registry
 from trick_core.registry import GAME_NAMES as GAMES
@@ -125,3 +125,15 @@ def test_neural_plays_only_the_configuration_it_was_trained_on():
     trained.reset(seed=1)
     assert agent.act(trained, trained.agent_selection) in np.flatnonzero(
         trained.observe(trained.agent_selection)["action_mask"])
+
+
+def test_check_option_agents_names_the_option_of_a_bad_agent():
+    """A command with several agent options (a run's --opponents, --eval-opponent, --eval-also) says which
+    one holds the bad name; a bad game is named on its own, not blamed on the option."""
+    check_option_agents("eval_also", ["random", "rules"], "bavarian")
+    with pytest.raises(ValueError, match=r"^--eval-also: unknown agent 'nobody'; choose from \["):
+        check_option_agents("eval_also", ["random", "nobody"], "bavarian")
+    with pytest.raises(ValueError, match=r"^--opponents: agent 'pimc\[bogus=1\]': got an unexpected keyword"):
+        check_option_agents("opponents", ["pimc[bogus=1]"], "bavarian")
+    with pytest.raises(ValueError, match=r"^unknown game 'chess'"):
+        check_option_agents("opponents", ["random"], "chess")

@@ -130,6 +130,6 @@ def test_the_command_line_names_a_bad_input_in_one_line():
     done = subprocess.run([sys.executable, "-m", "agents.arena", "--game", "bavarian", "--agents", "random",
                            "pimc[nosuch=1]", "--hands", "2"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stderr.strip() == ("agents.arena: agent 'pimc[nosuch=1]': got an unexpected keyword argument "
+    assert done.stderr.strip() == ("agents.arena: --agents: agent 'pimc[nosuch=1]': got an unexpected keyword argument "
                                    "'nosuch'; its arguments: samples, playouts_per_sample, epsilon, cautious, "
                                    "bid_samples, seed")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -28,7 +29,12 @@ def test_checked_returns_accepted_options_and_exits_with_one_line_on_a_bad_one()
 @pytest.mark.parametrize(("module", "arguments", "message"), [
     ("agents.tournament", ["--games", "chess"], "agents.tournament: unknown game 'chess'"),
     ("agents.neural.ship", ["--checkpoint", "no/such/checkpoint.pt"], "agents.neural.ship: no checkpoint at"),
-    ("agents.arena", ["--game", "bavarian", "--agents", "random", "nosuchagent"], "agents.arena: "),
+    ("agents.arena", ["--game", "bavarian", "--agents", "random", "nosuchagent"],
+     "agents.arena: --agents: unknown agent 'nosuchagent'"),
+    ("agents.tournament", ["--extra", "nosuchagent"], "agents.tournament: --extra: unknown agent 'nosuchagent'"),
+    ("experiments.dmc", ["--eval-also", "nosuchagent"], "experiments.dmc: --eval-also: unknown agent 'nosuchagent'"),
+    ("experiments.signalling_study", ["--crossplay-specs", "nosuchagent"],
+     "experiments.signalling_study: --crossplay-specs: unknown agent 'nosuchagent'"),
     ("benchmarks.ab", ["--old", "no/such/checkout"], "benchmarks.ab: --old 'no/such/checkout' is not a folder"),
     ("benchmarks.agent_speed", ["--agents", "nosuchagent"], "benchmarks.agent_speed: unknown agent 'nosuchagent'"),
     ("benchmarks.compare", ["--quick", "--games", "chess"], "benchmarks.compare: --games: unknown game(s) ['chess']"),
@@ -36,7 +42,7 @@ def test_checked_returns_accepted_options_and_exits_with_one_line_on_a_bad_one()
      "benchmarks.instruction_counts: unknown game(s) or row(s) ['nosuchrow']"),
     ("benchmarks.play_latency", ["--bot", "nosuchbot"], "benchmarks.play_latency: --bot 'nosuchbot' is not one of"),
     ("benchmarks.ray_scaling", ["--agents", "rules", "nosuchagent"],
-     "benchmarks.ray_scaling: unknown agent 'nosuchagent'"),
+     "benchmarks.ray_scaling: --agents: unknown agent 'nosuchagent'"),
     ("benchmarks.soak", ["--games", "chess"], "benchmarks.soak: unknown game 'chess'"),
     ("benchmarks.training_throughput", ["--games", "chess"],
      "benchmarks.training_throughput: --games: unknown game(s) ['chess']"),
@@ -66,6 +72,24 @@ def test_a_records_file_that_is_not_json_lines_is_named_in_one_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr.startswith("signalling.log: --records README.md: line 1 is not JSON"), done.stderr
     assert done.stderr.count("\n") == 1 and not out.exists()
+
+
+@pytest.mark.parametrize(("module", "arguments", "message"), [
+    ("agents.arena", ["--game", "bavarian", "--agents", "random", "rules", "--backend", "ray"], "--backend ray"),
+    ("agents.tournament", ["--backend", "ray"], "--backend ray"),
+    ("experiments.ray_selfplay", [], "--backend ray"),
+    ("experiments.dmc", ["--actors", "2"], "--actors with --actor-backend ray"),
+    ("benchmarks.ray_scaling", [], "this benchmark"),
+])
+def test_a_command_that_needs_ray_says_so_in_one_line_where_ray_is_missing(tmp_path, module, arguments, message):
+    """Ray is an extra: without it, a command asked to use Ray names what asked for it and how to install
+    it, before any work (here Ray's import is made to fail, as where it is not installed)."""
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['ray'] = None\n")
+    done = subprocess.run([sys.executable, "-m", module, *arguments], capture_output=True, text=True, timeout=300,
+                          cwd=REPOSITORY, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 1
+    expected = f"{module}: {message} needs Ray, which is not installed: pip install -e '.[ray]'"
+    assert done.stderr.startswith(expected) and done.stderr.count("\n") == 1, done.stderr
 
 
 COMMAND_FOLDERS = ("agents", "experiments", "benchmarks", "signalling", "play")
