@@ -269,6 +269,28 @@ def test_schenken_refused_commits_the_declarer_to_schneider():
         assert state["result"]["value"] == 1 + 1 + 1 + 6 + schwarz  # game, solo, schneider, with 6
 
 
+def test_schenken_refused_and_every_trick_taken_adds_schwarz():
+    """The random hands above never give either side every trick; here the declarer (the six highest
+    trumps, then hearts the opponents cannot hold for long) leads from the top and takes all ten, whatever
+    the opponents play: schwarz is added to the refused Schenken's schneider."""
+    leads = ["CQ", "SQ", "HQ", "DQ", "CJ", "SJ", "HA", "H10", "HK", "H9"]
+    for seed in range(3):
+        env = new_env()
+        act(env, "solo", "pass", "pass", "trump:S", "schenken", "schenken", "refuse")
+        rng = np.random.default_rng(seed)
+        while not is_over(env):
+            options = env.unwrapped.legal_action_strings()
+            if "no_double" in options:
+                act(env, "no_double")
+            elif to_act(env) == "player_0":
+                act(env, next(card for card in leads if card in options))
+            else:
+                act(env, options[int(rng.integers(len(options)))])
+        state = env.unwrapped.state()
+        assert state["tricks_won"]["player_0"] == 10 and state["result"]["declarer_won"]
+        assert state["result"]["value"] == 1 + 1 + 1 + 6 + 1  # game, solo, schneider, with 6, schwarz
+
+
 @pytest.mark.parametrize("kind", ["solo_du", "heart_solo_du"])
 def test_no_schenken_in_a_du(kind):
     env = new_env()
