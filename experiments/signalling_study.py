@@ -179,12 +179,12 @@ def study_partners(args: Args) -> dict:
 
 
 def _cpu_seconds() -> float:
-    """CPU time of this process and its finished worker processes: the run's cost on idle cores."""
-    import resource
+    """CPU time of this process and of its arena workers' finished jobs: the run's cost on idle cores (the
+    operating system's count of finished children misses the arena's workers, which a fork server starts)."""
+    from trick_core.worker_pool import worker_cpu_seconds
 
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    own = os.times()
+    return own.user + own.system + worker_cpu_seconds()
 
 
 def write_outputs(args: Args, results: dict) -> None:

@@ -9,6 +9,10 @@ with no process left; the exception (``KeyboardInterrupt``, ``SystemExit(143)``,
 reaches the caller. A parent killed outright (``kill -9``) cannot do that: its workers notice within a
 second and end themselves.
 
+Each job's CPU time in its worker is sent back with its result and added up (``worker_cpu_seconds``): the
+operating system's count of a process's finished children misses workers started by a fork server (the
+arena's), which are the fork server's children.
+
 Used by the arena's workers (``agents.arena``), the soak (``benchmarks.soak``) and the warm start's
 teacher games (``experiments/warm_start.py``).
 """
@@ -23,6 +27,15 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
+
+_jobs_cpu_seconds = 0.0
+"""CPU seconds of the finished jobs of every pool this process ran (``worker_cpu_seconds``)."""
+
+
+def worker_cpu_seconds() -> float:
+    """CPU seconds (user and system, all threads) that the workers of this process's pools spent on the jobs
+    that finished, whatever the start method: with ``os.times()``'s own times, a run's whole cost."""
+    return _jobs_cpu_seconds
 
 
 @contextlib.contextmanager
@@ -57,14 +70,24 @@ def run_in_workers(
     ``jobs``). ``mp_context`` and ``initializer`` are the pool's."""
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=_end_with_parent,
                                initargs=(os.getpid(), initializer))
+    global _jobs_cpu_seconds
     with pool, terminate_like_interrupt():
         try:
-            futures = {pool.submit(function, *job): index for index, job in enumerate(jobs)}
+            futures = {pool.submit(_timed, function, *job): index for index, job in enumerate(jobs)}
             for future in as_completed(futures):
-                on_result(futures[future], future.result())
+                result, cpu_seconds = future.result()
+                _jobs_cpu_seconds += cpu_seconds
+                on_result(futures[future], result)
         except BaseException:  # a failed job, Ctrl+C (which a worker hands back as its job's error), SIGTERM
             _stop_at_once(pool)
             raise
+
+
+def _timed(function: Callable[..., Any], *job) -> tuple[Any, float]:
+    """Run in a worker: ``function(*job)`` and the CPU seconds the worker spent on it."""
+    started = time.process_time()
+    result = function(*job)
+    return result, time.process_time() - started
 
 
 def _end_with_parent(parent: int, initializer: Callable[[], None] | None) -> None:

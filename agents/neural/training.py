@@ -20,6 +20,7 @@ import numpy as np
 import torch
 
 from trick_core.bits import derived_seed
+from trick_core.worker_pool import worker_cpu_seconds
 
 from .checkpoint import build_network, checkpoint_dict, git_commit, load_checkpoint, save_checkpoint
 from .derived import FeatureEncoder
@@ -95,10 +96,11 @@ def reward_scale(game: str, override: float | None) -> float:
 
 
 def cpu_seconds() -> float:
-    """CPU seconds of this process (all its threads) and of its finished child processes (e.g. the warm
-    start's teacher workers)."""
+    """CPU seconds of this process (all its threads) and of the finished jobs of its worker processes (the
+    warm start's teacher games, an evaluation's arena workers: ``trick_core.worker_pool``, which counts them
+    whatever starts the workers; a fork server's are not this process's children)."""
     times = os.times()
-    return times.user + times.system + times.children_user + times.children_system
+    return times.user + times.system + worker_cpu_seconds()
 
 
 class Clock:

@@ -4,6 +4,7 @@ process killed outright) drops the queued jobs at once and leaves no worker behi
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.process_tree import HAS_PROC, stop_while_working
-from trick_core.worker_pool import map_in_workers, run_in_workers, terminate_like_interrupt
+from trick_core.worker_pool import map_in_workers, run_in_workers, terminate_like_interrupt, worker_cpu_seconds
 
 FORK = multiprocessing.get_context("fork")
 
@@ -39,6 +40,26 @@ def test_each_result_is_handed_over_with_the_index_of_its_job():
     seen = {}
     run_in_workers(square_after, [(0.0, n) for n in range(6)], 2, seen.__setitem__, mp_context=FORK)
     assert seen == {n: n * n for n in range(6)}
+
+
+def burn_cpu(seconds: float) -> float:
+    """A job that uses ``seconds`` of its worker's CPU time."""
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        pass
+    return seconds
+
+
+def test_the_workers_cpu_time_is_counted_also_where_a_fork_server_starts_them():
+    """The arena's workers come from a fork server, so they are not this process's children and the
+    operating system's children's times never see them (the signalling study reported 1.3 CPU minutes for
+    4.9 minutes of two busy workers); the pool counts each finished job's CPU time instead."""
+    os_children_before, counted_before = os.times().children_user, worker_cpu_seconds()
+    jobs = [(0.2,)] * 4
+    map_in_workers(burn_cpu, jobs, 2, mp_context=multiprocessing.get_context("forkserver"))
+    counted = worker_cpu_seconds() - counted_before
+    assert 0.8 <= counted < 1.2, counted
+    assert os.times().children_user - os_children_before < 0.4  # why the pool has to count
 
 
 def test_a_failed_job_cancels_the_jobs_still_queued(tmp_path):

@@ -155,3 +155,15 @@ def test_warm_start_imitates_a_teacher_and_starts_dmc(tmp_path):
     assert followed["decisions"] == 2 * ITERATION
     with pytest.raises(ValueError, match="not palatinate"):
         dmc.main(tiny_args(dmc, tmp_path, "wrong", game="palatinate", init_from=summary["final"]))
+
+
+@pytest.mark.parametrize("limit", ["time_limit_minutes", "cpu_limit_minutes"])
+def test_a_wall_or_cpu_budget_ends_the_run_and_counts_over_a_resume(limit, tmp_path):
+    """``--time-limit-minutes`` / ``--cpu-limit-minutes``: a run stops once its budget is spent, however many
+    decisions it had left, with its checkpoint saved; resumed, it counts the minutes already spent and
+    stops at once."""
+    args = tiny_args(dmc, tmp_path, "run", total_decisions=400 * ITERATION, **{limit: 0.005})  # 0.3 seconds
+    spent = dmc.main(args)
+    assert ITERATION <= spent["decisions"] < 400 * ITERATION, spent["decisions"]
+    resumed = dmc.main(dataclasses.replace(args, resume=args.run_dir + "/checkpoint.pt"))
+    assert (resumed["decisions"], resumed["updates"]) == (spent["decisions"], spent["updates"])
