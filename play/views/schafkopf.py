@@ -248,7 +248,7 @@ def palatinate_settlement(ctx: ViewContext) -> dict:
     lines.append(f"{declarer} {'receives' if won else 'pays'} {value} {'from' if won else 'to'} each of the "
                  f"other {len(others)} players: {signed(settlement[declarer])} in all.")
     return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
-            "parts": parts, "factor": multiplier}
+            "parts": [list(part) for part in parts], "factor": multiplier}
 
 
 def palatinate_schwarz(schenken_answer: str | None, contract: str, won: bool, declarer_tricks: int,
@@ -330,7 +330,7 @@ def asserufen_settlement(ctx: ViewContext) -> dict:
     else:
         lines.append(solo_payments(won, value))
     return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
-            "parts": parts, "factor": score["du_factor"] * 2 ** score["doublings"]}
+            "parts": [list(part) for part in parts], "factor": score["du_factor"] * 2 ** score["doublings"]}
 
 
 # ---------------------------------------------------------------------------------------------- shared

@@ -177,11 +177,48 @@ def test_settlement_breakdown_adds_up(game):
     assert shown > 30
 
 
-def test_views_are_json():
-    env = make_env("knuffeln", {"talk": "lexicon"})
-    env.reset(seed=1)
-    for seat in [None, *env.possible_agents]:
-        assert json.loads(json.dumps(table_view(env, seat)))["game"] == "knuffeln"
+OPTIONAL = type(None)
+VIEW_FIELDS = {
+    "game": str, "title": str, "deck": str, "config": dict, "viewer": (str, OPTIONAL), "agents": list,
+    "dealer": str, "phase": str, "phase_label": str, "to_act": (str, OPTIONAL), "over": bool, "move_number": int,
+    "seats": list, "legal": list, "prompt": (str, OPTIONAL), "facts": list, "piles": list,
+    "trick": (dict, OPTIONAL), "last_trick": (dict, OPTIONAL), "tricks": list, "log": list, "talk": list,
+    "result": (dict, OPTIONAL),
+}
+"""The fields of every game's view that the page reads (``play.views.common.base_view``), and their types."""
+SEAT_FIELDS = {"agent", "cards", "count", "roles", "said", "team", "tricks", "points", "active"}
+CONTROL_FIELDS = {"action", "verb", "card", "label"}
+LOG_FIELDS = {"agent", "action", "text"}
+
+
+def check_view_shape(view: dict, viewer: str | None) -> None:
+    assert json.loads(json.dumps(view)) == view, "not plain JSON (a tuple, a numpy number, a non-string key)"
+    assert view.keys() == VIEW_FIELDS.keys()
+    for name, kind in VIEW_FIELDS.items():
+        assert isinstance(view[name], kind), f"{name}: {view[name]!r}"
+    assert view["viewer"] == viewer and view["over"] == (view["to_act"] is None)
+    assert [seat["agent"] for seat in view["seats"]] == view["agents"]
+    assert all(seat.keys() == SEAT_FIELDS for seat in view["seats"])
+    assert all(control.keys() == CONTROL_FIELDS for control in view["legal"])
+    assert bool(view["legal"]) == (viewer is not None and view["to_act"] == viewer)
+    assert (view["prompt"] is not None) == bool(view["legal"])
+    assert len(view["log"]) == view["move_number"] and all(entry.keys() == LOG_FIELDS for entry in view["log"])
+    for trick in [*view["tricks"], *filter(None, [view["trick"]])]:
+        assert {"leader", "cards", "winner"} <= trick.keys()
+    assert view["last_trick"] == (view["tricks"][-1] if view["tricks"] else None)
+    assert all(len(fact) == 2 and all(isinstance(part, str) for part in fact) for fact in view["facts"])
+    assert (view["result"] is not None) == view["over"]
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
+def test_every_view_has_the_fields_the_page_reads(game, config):
+    """At every decision of two random hands and at their ends, every seat's view and the full view are plain
+    JSON with the same fields of the same types in every game: the page draws every game with one script."""
+    env = make_env(game, config)
+    for seed in range(2):
+        env.reset(seed=seed)
+        play_random_hand(env, seed, visit=lambda e: [check_view_shape(table_view(e, viewer), viewer)
+                                                     for viewer in [None, *e.unwrapped.possible_agents]])
 
 
 def test_unknown_viewer_is_refused():
