@@ -59,14 +59,19 @@ def choose(rnd: random.Random, reference: AsserufenReference, legal: list[str]) 
     return rnd.choice(legal)
 
 
+COMPARED_CONFIGS = [{"max_doublings": cap} for cap in range(5)]
+"""The rule configurations compared, one per seed in turn (``tests/core/test_registered_variants.py`` checks
+that every variant of the registry is among them)."""
+
+
 def play_both(seed: int, stats: Counter) -> None:
     rnd = random.Random(seed)
     dealer, hands = biased_deal(rnd)
-    max_doublings = seed % 5
-    reference = AsserufenReference(dealer, hands, max_doublings)
+    config = COMPARED_CONFIGS[seed % len(COMPARED_CONFIGS)]
+    reference = AsserufenReference(dealer, hands, **config)
     state = np.zeros(K.STATE_SIZE, dtype=np.int64)
     deal_cards = np.array([FRENCH_32.parse(c) for hand in hands for c in hand], dtype=np.int64)
-    K.init_state(state, K.make_params(max_doublings=max_doublings), dealer, deal_cards)
+    K.init_state(state, K.make_params(**config), dealer, deal_cards)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     K.legal_action_mask(state, mask)
     while True:

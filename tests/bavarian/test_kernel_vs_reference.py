@@ -14,8 +14,12 @@ import numpy as np
 import pytest
 
 from schafkopf_env.bavarian import kernel, reference
+from trick_core.registry import game_spec
 
 NUM_HANDS = 3000
+COMPARED_CONFIGS = list(game_spec("bavarian").variants)
+"""The rule configurations compared: every variant of the registry (a new one is compared as soon as it is
+registered; ``tests/core/test_registered_variants.py`` checks every game's list)."""
 PLAIN_RANKS = ("A", "10", "K", "9", "8", "7")
 
 
@@ -54,20 +58,21 @@ def choose(rng: np.random.Generator, game: reference.BavarianGame, legal: list[s
     return legal[rng.integers(len(legal))]
 
 
-def play_both(seed: int, stats: Counter) -> None:
+def play_both(seed: int, stats: Counter, config: dict) -> None:
     rng = np.random.default_rng(seed)
     steer = seed % 2 == 1
     dealer, hands = random_deal(rng, steer)
-    play_deal(dealer, hands, lambda game, legal: choose(rng, game, legal, steer), stats, seed)
+    play_deal(dealer, hands, lambda game, legal: choose(rng, game, legal, steer), stats, seed, config)
 
 
-def play_deal(dealer: int, hands: list[list[str]], chooser, stats: Counter, seed: int) -> reference.BavarianGame:
-    """One deal through the kernel and the reference, ``chooser(game, legal)`` picking every action; both
-    must agree at every step and at the end."""
-    game = reference.BavarianGame(hands, dealer)
+def play_deal(dealer: int, hands: list[list[str]], chooser, stats: Counter, seed: int,
+              config: dict | None = None) -> reference.BavarianGame:
+    """One deal through the kernel and the reference under the rule options ``config``, ``chooser(game,
+    legal)`` picking every action; both must agree at every step and at the end."""
+    game = reference.BavarianGame(hands, dealer, **(config or {}))
     state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
     cards = np.array([reference.PACK.index(card) for hand in hands for card in hand], dtype=np.int64)
-    kernel.init_state(state, kernel.make_params(), dealer, cards)
+    kernel.init_state(state, kernel.make_params(**(config or {})), dealer, cards)
     mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.int8)
     while True:
         expected_seat = -1 if game.to_act is None else game.to_act
@@ -120,12 +125,13 @@ def note_situation(game: reference.BavarianGame, action: str, stats: Counter) ->
             stats["ace_discarded_as_last_card" if len(hand) == 1 else "ace_kept_when_void"] += 1
 
 
+@pytest.mark.parametrize("config", COMPARED_CONFIGS, ids=lambda config: ",".join(map(str, config.items())) or "default")
 @pytest.mark.parametrize("block", range(4))
-def test_kernel_matches_reference_on_random_hands(block):
+def test_kernel_matches_reference_on_random_hands(block, config):
     stats: Counter = Counter()
     per_block = NUM_HANDS // 4
     for seed in range(block * per_block, (block + 1) * per_block):
-        play_both(seed, stats)
+        play_both(seed, stats, config)
     for situation in (
         "rufer",
         "wenz",

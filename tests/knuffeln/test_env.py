@@ -36,6 +36,9 @@ CONFIGS = RULE_CONFIGS + [
     {"match": True, "talk": "lexicon", "variant": "gruenberg1938"},
 ]
 CONFIG_IDS = [config_id(c) for c in CONFIGS]
+API_TESTED_CONFIGS = CONFIGS
+"""The configurations of the PettingZoo api_test and seed_test (``tests/core/test_registered_variants.py``
+checks that every variant of the registry is among them)."""
 
 
 def _play_biased(env, rng, stop=None):

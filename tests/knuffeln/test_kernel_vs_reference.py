@@ -19,7 +19,9 @@ from .helpers import RULE_CONFIGS, biased_action, config_id
 
 DRIVERS = compiled_drivers(kernel)
 
-CONFIGS = [*RULE_CONFIGS, {"talk": "tokens:3"}]
+COMPARED_CONFIGS = [*RULE_CONFIGS, {"talk": "tokens:3"}, {"talk": "tokens:4"}]
+"""The configurations compared (``tests/core/test_registered_variants.py`` checks that every variant of the
+registry is among them)."""
 HANDS_PER_POLICY = 300
 
 
@@ -64,7 +66,7 @@ def _compare(config: dict, hands: int, seed: int, biased: bool) -> collections.C
     return seen
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+@pytest.mark.parametrize("config", COMPARED_CONFIGS, ids=config_id)
 def test_kernel_matches_reference_on_random_hands(config):
     uniform = _compare(config, HANDS_PER_POLICY, seed=101, biased=False)
     long_hands = _compare(config, HANDS_PER_POLICY, seed=202, biased=True)

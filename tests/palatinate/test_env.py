@@ -20,7 +20,10 @@ from trick_core.layout import COMMON_FIELDS
 from .helpers import EXAMPLE_HANDS, act, example_deal, is_over, legal, new_env, play_to_end, to_act
 
 OBS_TYPES = ("observation", "information_state", "perfect")
-CONFIGS = [(players, obs) for players in (3, 4) for obs in OBS_TYPES]
+API_TESTED_CONFIGS = [{"players": 3}, {"players": 4}]
+"""The rule configurations of the PettingZoo api_test and seed_test (``tests/core/test_registered_variants.py``
+checks that every variant of the registry is among them)."""
+CONFIGS = [(config["players"], obs) for config in API_TESTED_CONFIGS for obs in OBS_TYPES]
 
 
 def block(env, name: str) -> np.ndarray:

@@ -82,10 +82,14 @@ def branches_of(hand: reference.ReferenceHand) -> set:
     }
 
 
-@pytest.mark.parametrize(
-    ("players", "max_doublings", "seeds"),
-    [(3, 4, range(0, 2000)), (3, 1, range(2000, 2300)), (3, 10, range(2300, 2700)), (4, 4, range(3000, 3700))],
-)
+COMPARISONS = [(3, 4, range(0, 2000)), (3, 1, range(2000, 2300)), (3, 10, range(2300, 2700)), (4, 4, range(3000, 3700))]
+"""(players, max_doublings, seeds) of each comparison."""
+COMPARED_CONFIGS = [{"players": players, "max_doublings": cap} for players, cap, _ in COMPARISONS]
+"""The rule configurations compared (``tests/core/test_registered_variants.py`` checks that every variant of
+the registry is among them)."""
+
+
+@pytest.mark.parametrize(("players", "max_doublings", "seeds"), COMPARISONS)
 def test_kernel_matches_reference(players, max_doublings, seeds):
     """Every hand agrees, and the hands compared went through every contract, both schenken answers, a
     thrown-in hand, a re (a contra under a cap of 1) and, under a cap of 1 or 4, the cap: counted on these
