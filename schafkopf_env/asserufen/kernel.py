@@ -39,13 +39,12 @@ from .rules import apply, is_legal, legal_action_bits, random_step  # noqa: F401
 from .scoring import declarer_side_mask, score_items, settle  # noqa: F401
 from .state import deal_random_with, on_declarer_side, start_hand_with_cards  # noqa: F401
 from .tables import *  # noqa: F403  (re-exported: the game's constants and make_params)
-from .tables import PARAM_MAX_DOUBLINGS
 
 
 @njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
 def init_state(state, params, dealer, deal_cards):
     """Start a hand from a fixed deal: ``deal_cards`` holds 32 card indices, seat 0's eight first."""
-    start_hand_with_cards(state, params[PARAM_MAX_DOUBLINGS], dealer, deal_cards)
+    start_hand_with_cards(state, params, dealer, deal_cards)
 
 
 @inline_njit

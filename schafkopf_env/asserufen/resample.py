@@ -32,6 +32,7 @@ from .layout import (
     S_HISTORY_ACTIONS,
     S_HISTORY_LENGTH,
     S_HISTORY_SEATS,
+    S_PARAMS,
     S_PARTNER,
     S_PARTNER_KNOWN,
     S_PLAYED_BY,
@@ -40,13 +41,14 @@ from .layout import (
     S_VOID_SUITS,
 )
 from .rules import apply, is_legal
-from .state import max_doublings, start_hand_with_masks
+from .state import start_hand_with_masks
 from .tables import (
     CONTRACT_ACE_CALL,
     FULL_MASK,
     NON_TRUMP_ACES_MASK,
     NON_TRUMP_TENS_MASK,
     NUM_SEATS,
+    PARAMS_SIZE,
 )
 
 __all__ = RESAMPLING_PROTOCOL
@@ -132,7 +134,7 @@ def apply_called(state, action):
 def replay_history(state, hand_masks, out_state):
     """Start ``out_state`` from ``hand_masks`` and replay ``state``'s history; False at the first action
     that is out of turn or illegal there."""
-    start_hand_with_masks(out_state, max_doublings(state), state[S_DEALER], hand_masks)
+    start_hand_with_masks(out_state, state[S_PARAMS : S_PARAMS + PARAMS_SIZE], state[S_DEALER], hand_masks)
     for i in range(state[S_HISTORY_LENGTH]):
         action = state[S_HISTORY_ACTIONS + i]
         if out_state[S_SEAT_TO_ACT] != state[S_HISTORY_SEATS + i] or not is_legal_called(out_state, action):

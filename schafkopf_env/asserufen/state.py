@@ -45,6 +45,7 @@ from .tables import (
     NOT_SPOKEN,
     NUM_SEATS,
     PARAM_MAX_DOUBLINGS,
+    PARAMS_SIZE,
     PHASE_BIDDING,
     PHASE_OVER,
 )
@@ -89,11 +90,12 @@ def end_hand(state):
 
 
 @inline_njit
-def start_hand(state, max_doublings_option, dealer):
-    """A fresh hand with empty hands (``give`` fills them); all of the state is cleared, so that a state
-    is a function of the deal and the actions alone."""
+def start_hand(state, params, dealer):
+    """A fresh hand with empty hands (``give`` fills them) under the rule options ``params``; all of the
+    state is cleared, so that a state is a function of the options, the deal and the actions alone."""
     state[:] = 0
-    state[S_PARAMS + PARAM_MAX_DOUBLINGS] = max_doublings_option
+    for i in range(PARAMS_SIZE):
+        state[S_PARAMS + i] = params[i]
     state[S_DEALER] = dealer
     for seat in range(NUM_SEATS):
         state[S_BIDS + seat] = NOT_SPOKEN
@@ -123,18 +125,18 @@ def give(state, seat, card):
 
 
 @inline_njit
-def start_hand_with_cards(state, max_doublings_option, dealer, deal_cards):
+def start_hand_with_cards(state, params, dealer, deal_cards):
     """Start a hand from 32 card indices, seat 0's eight first."""
-    start_hand(state, max_doublings_option, dealer)
+    start_hand(state, params, dealer)
     for seat in range(NUM_SEATS):
         for i in range(HAND_SIZE):
             give(state, seat, deal_cards[seat * HAND_SIZE + i])
 
 
 @inline_njit
-def start_hand_with_masks(state, max_doublings_option, dealer, hand_masks):
+def start_hand_with_masks(state, params, dealer, hand_masks):
     """Start a hand from four hand masks, seat by seat."""
-    start_hand(state, max_doublings_option, dealer)
+    start_hand(state, params, dealer)
     for seat in range(NUM_SEATS):
         state[S_DEALT_HANDS + seat] = np.int64(hand_masks[seat])
         state[S_HANDS + seat] = np.int64(hand_masks[seat])
@@ -146,7 +148,7 @@ def deal_random_with(state, params, rng, dealer):
     -1 draws the dealer first (before the shuffle)."""
     if dealer < 0:
         dealer = uniform_below(rng, NUM_SEATS)
-    start_hand(state, params[PARAM_MAX_DOUBLINGS], dealer)
+    start_hand(state, params, dealer)
     pack = SHUFFLE_SCRATCH
     shuffle_pack(state, pack, NUM_CARDS, rng)
     for packet in range(NUM_CARDS // PACKET):

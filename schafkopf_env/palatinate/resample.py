@@ -31,11 +31,10 @@ from .layout import (
     S_HISTORY_ACTIONS,
     S_HISTORY_LENGTH,
     S_LEADER,
-    S_MAX_DOUBLINGS,
     S_NEXT,
     S_NUM_DISCARDS,
+    S_PARAMS,
     S_PLAYED,
-    S_PLAYERS,
     S_SKAT,
     S_TRICK_CARDS,
     S_TRICK_LOG,
@@ -46,7 +45,7 @@ from .layout import (
 )
 from .rules import apply_action, is_legal
 from .state import clear_hand, start_bidding
-from .tables import CONTRACT_SIMPLE, DISCARD_ACTION_BASE, FULL_DECK, MAX_SEATS, NUM_ACTIVE, SKAT_SIZE
+from .tables import CONTRACT_SIMPLE, DISCARD_ACTION_BASE, FULL_DECK, MAX_SEATS, NUM_ACTIVE, PARAMS_SIZE, SKAT_SIZE
 
 __all__ = RESAMPLING_PROTOCOL
 """The resampling protocol of ``trick_core.drivers`` (re-exported by ``kernel``)."""
@@ -95,9 +94,9 @@ def _two_random_cards(mask, rng):
 
 
 @njit
-def _replay(out_state, players, max_doublings, dealer, dealt, skat, history, length):
+def _replay(out_state, params, dealer, dealt, skat, history, length):
     """Start a hand from the given cards and replay ``history``; False if any action is illegal."""
-    clear_hand(out_state, players, max_doublings, dealer)
+    clear_hand(out_state, params, dealer)
     for seat in range(MAX_SEATS):
         out_state[S_DEALT_HANDS + seat] = np.int64(dealt[seat])
     out_state[S_SKAT] = np.int64(skat)
@@ -198,4 +197,4 @@ def replay_sample(state, seat, hands, rng, out_state, context):
                 card = lowest_bit(discards)
                 history[i] = DISCARD_ACTION_BASE + card
                 discards &= ~bit(card)
-    return _replay(out_state, state[S_PLAYERS], state[S_MAX_DOUBLINGS], state[S_DEALER], dealt, skat, history, length)
+    return _replay(out_state, state[S_PARAMS : S_PARAMS + PARAMS_SIZE], state[S_DEALER], dealt, skat, history, length)

@@ -27,11 +27,10 @@ from .layout import (
     S_HIGH_BIDDER,
     S_HISTORY_SEATS,
     S_LEADER,
-    S_MAX_DOUBLINGS,
     S_NEXT,
+    S_PARAMS,
     S_PENDING,
     S_PHASE,
-    S_PLAYERS,
     S_SCHENKEN,
     S_SEAT_TO_ACT,
     S_SKAT,
@@ -44,8 +43,8 @@ from .tables import (
     MAX_SEATS,
     NOT_ASKED,
     NUM_ACTIVE,
-    PARAM_MAX_DOUBLINGS,
     PARAM_PLAYERS,
+    PARAMS_SIZE,
     PHASE_BID_ONE,
     PHASE_OVER,
     SKAT_SIZE,
@@ -56,15 +55,16 @@ DEAL_PACKETS = (3, 0, 4, 3)
 
 
 @njit_no_refcount
-def clear_hand(state, players, max_doublings, dealer):
+def clear_hand(state, params, dealer):
     """Everything of a fresh hand except the cards: the whole state cleared (so that it is a function of
-    the deal and the actions alone), the active seats and who follows whom."""
+    the rule options ``params``, the deal and the actions alone), the active seats and who follows whom."""
     # Two slices of under 2 KiB each: above 2 KiB glibc's memset switches to ``rep stosb``, which many
     # CPUs run several times slower at this size, and clearing is a large part of a random deal.
     state[:S_HISTORY_SEATS] = 0
     state[S_HISTORY_SEATS:] = 0
-    state[S_PLAYERS] = players
-    state[S_MAX_DOUBLINGS] = max_doublings
+    for i in range(PARAMS_SIZE):
+        state[S_PARAMS + i] = params[i]
+    players = params[PARAM_PLAYERS]
     state[S_DEALER] = dealer
     for i in range(NUM_ACTIVE):
         # Three seats from forehand: with three players the dealer is the last, with four they sit out.
@@ -108,7 +108,7 @@ def init_state(state, params, dealer, deal_cards):
     """Start a hand from a fixed deal: ``deal_cards`` = the ten cards of each active seat in increasing
     seat number, then the two skat cards (the env validates deals before calling this)."""
     players = params[PARAM_PLAYERS]
-    clear_hand(state, players, params[PARAM_MAX_DOUBLINGS], dealer)
+    clear_hand(state, params, dealer)
     index = 0
     for seat in range(players):
         if players == 4 and seat == dealer:
@@ -133,7 +133,7 @@ def deal_random(state, params, rng):
     start the hand."""
     players = params[PARAM_PLAYERS]
     dealer = uniform_below_modulo(rng, players)
-    clear_hand(state, players, params[PARAM_MAX_DOUBLINGS], dealer)
+    clear_hand(state, params, dealer)
     deck = np.arange(NUM_CARDS)
     for i in range(NUM_CARDS - 1, 0, -1):
         j = uniform_below_modulo(rng, i + 1)
