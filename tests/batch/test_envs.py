@@ -20,22 +20,12 @@ import pytest
 from trick_core import batch_loops
 from trick_core.bits import make_rng
 from trick_core.drivers import compiled as compiled_drivers
-from trick_core.registry import game_spec
+from trick_core.registry import VARIANTS, game_spec
 
-CONFIGS = [
-    ("bavarian", {}),
-    ("palatinate", {}),
-    ("palatinate", {"players": 4}),
-    ("palatinate", {"max_doublings": 1}),
-    ("asserufen", {}),
-    ("knuffeln", {}),
-    ("knuffeln", {"players": 5}),
-    ("knuffeln", {"variant": "hattstedt"}),
-    ("knuffeln", {"variant": "bernhard1924"}),
-    ("knuffeln", {"variant": "gruenberg1938"}),
-    ("knuffeln", {"talk": "lexicon"}),
-    ("knuffeln", {"talk": "tokens:8", "players": 5}),
-]
+EXTRA_CONFIGS = [("palatinate", {"max_doublings": 1}), ("knuffeln", {"talk": "tokens:8", "players": 5})]
+"""Configurations beyond the registry's variants: a low doubling cap, and a large vocabulary at five seats."""
+CONFIGS = [*VARIANTS, *(item for item in EXTRA_CONFIGS if item not in VARIANTS)]
+"""Every variant of the registry (a new one is tested here as soon as it is registered), and the extras."""
 OBSERVATION_TYPES = ("observation", "information_state", "perfect")
 ALL_THREADS = numba.config.NUMBA_NUM_THREADS
 """Given explicitly, so that small test batches run the threaded loop too (None would run them serially)."""
