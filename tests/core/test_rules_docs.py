@@ -102,6 +102,12 @@ def test_each_decision_is_listed_with_an_anchor_and_marked_where_it_applies(name
     assert not marked - set(labels), f"{name}: marked inline but not listed: {sorted(marked - set(labels))}"
     assert not set(labels) - marked, f"{name}: listed but never marked inline: {sorted(set(labels) - marked)}"
     assert not INLINE_DECISION.findall(decisions_part) and "**(decision)**" not in text
+    table = text[text.index("**Anchors to cite**") : text.index("\n## ")]
+    ranges = re.findall(r"`#([a-z])1` … `#\1(\d+)`", table)
+    assert {letter.upper() for letter, _ in ranges} == set(DECISION_PREFIXES[name]), f"{name}: {ranges}"
+    for letter, last in ranges:
+        count = sum(label[0] == letter.upper() for label in labels)
+        assert int(last) == count, f"{name}: the anchors table says #{letter}1 … #{letter}{last}; {count} are listed"
 
 
 @pytest.mark.parametrize("name", ("README.md", *GAME_PAGES))
