@@ -202,6 +202,7 @@ class KnuffelnEnv(KernelEnv):
     _clone_copies_rng = True
 
     kernel = kernel
+    env_only_options = ("match",)  # ladder scoring over hands: played here, not in the kernel
 
     def __init__(
         self,

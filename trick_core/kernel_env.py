@@ -85,6 +85,10 @@ class KernelEnv(TrickTakingEnv):
     kernel = None
     """The game's kernel module (set by the subclass)."""
 
+    env_only_options: tuple[str, ...] = ()
+    """Rule options of ``config`` that the env plays itself, not the kernel (Knüffeln's ``match``): left out of
+    the check that ``config`` gives the kernel's params."""
+
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         if "kernel" in cls.__dict__:
@@ -116,7 +120,14 @@ class KernelEnv(TrickTakingEnv):
             cls.action_names = cls.kernel.ACTION_NAMES
 
     def _setup_kernel(self, params: np.ndarray, obs_size: int, obs_high: float = 1.0) -> None:
-        """Kernel arrays and spaces; call at the end of ``__init__`` (after ``TrickTakingEnv.__init__``)."""
+        """Kernel arrays and spaces; call at the end of ``__init__`` (after ``TrickTakingEnv.__init__``).
+
+        ``params`` must be what the env's ``config`` gives: the batch env, records and replays rebuild the
+        rules from ``config`` alone, so a rule option missing from it would be played by default there."""
+        kernel_config = {name: value for name, value in self.config.items() if name not in self.env_only_options}
+        if not np.array_equal(self.kernel.make_params(**kernel_config), params):
+            raise RuntimeError(f"{self.game_name}: config {self.config} does not give the kernel params this env "
+                               "plays with: every rule option must be in the env's config")
         self._params = params
         self._obs_type_code = OBSERVATION_TYPES.index(self.observation_type)
         self._state = np.zeros(self.kernel.STATE_SIZE, dtype=np.int64)

@@ -32,3 +32,13 @@ def test_a_variant_missing_from_a_suite_is_reported():
     """The check can fail: a configuration no suite lists (Knüffeln's 'tokens:7' talk) is not covered."""
     listed = importlib.import_module("tests.knuffeln.test_kernel_vs_reference").COMPARED_CONFIGS
     assert filled_in("knuffeln", {"talk": "tokens:7"}) not in [filled_in("knuffeln", c) for c in listed]
+
+
+def test_an_env_whose_config_leaves_out_a_rule_option_is_refused():
+    """The batch env, records and replays rebuild the rules from an env's ``config``: a rule option the env
+    passed to its kernel but left out of ``config`` would be played by default there, and every check above
+    would compare the default game (a newcomer run found this trap). Setting up the kernel refuses it."""
+    spec = game_spec("palatinate")
+    env = spec.make_env().unwrapped  # config: players 3, max_doublings 4
+    with pytest.raises(RuntimeError, match="palatinate: config .* every rule option must be in the env's config"):
+        env._setup_kernel(spec.kernel().make_params(players=3, max_doublings=2), obs_size=1)

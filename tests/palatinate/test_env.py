@@ -23,7 +23,7 @@ OBS_TYPES = ("observation", "information_state", "perfect")
 API_TESTED_CONFIGS = [{"players": 3}, {"players": 4}]
 """The rule configurations of the PettingZoo api_test and seed_test (``tests/core/test_registered_variants.py``
 checks that every variant of the registry is among them)."""
-CONFIGS = [(config["players"], obs) for config in API_TESTED_CONFIGS for obs in OBS_TYPES]
+CONFIGS = [(config, obs) for config in API_TESTED_CONFIGS for obs in OBS_TYPES]
 
 
 def block(env, name: str) -> np.ndarray:
@@ -52,21 +52,21 @@ def random_steps(env, rng: np.random.Generator, steps: int) -> None:
 # ------------------------------------------------------------------------------------ PettingZoo tests
 
 
-@pytest.mark.parametrize(("players", "observation_type"), CONFIGS)
-def test_pettingzoo_api_test(players, observation_type):
+@pytest.mark.parametrize(("config", "observation_type"), CONFIGS)
+def test_pettingzoo_api_test(config, observation_type):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(palatinate_v0.env(players=players, observation_type=observation_type), num_cycles=200)
+        api_test(palatinate_v0.env(observation_type=observation_type, **config), num_cycles=200)
 
 
-@pytest.mark.parametrize(("players", "observation_type"), CONFIGS)
-def test_pettingzoo_seed_test(players, observation_type):
-    seed_test(lambda: palatinate_v0.env(players=players, observation_type=observation_type), num_cycles=200)
+@pytest.mark.parametrize(("config", "observation_type"), CONFIGS)
+def test_pettingzoo_seed_test(config, observation_type):
+    seed_test(lambda: palatinate_v0.env(observation_type=observation_type, **config), num_cycles=200)
 
 
-@pytest.mark.parametrize(("players", "observation_type"), CONFIGS)
-def test_rewards_sum_to_the_settlement_and_spaces_hold_observations(players, observation_type):
-    env = palatinate_v0.env(players=players, observation_type=observation_type)
+@pytest.mark.parametrize(("config", "observation_type"), CONFIGS)
+def test_rewards_sum_to_the_settlement_and_spaces_hold_observations(config, observation_type):
+    env = palatinate_v0.env(observation_type=observation_type, **config)
     for seed in range(20):
         env.reset(seed=seed)
         totals = dict.fromkeys(env.possible_agents, 0.0)
