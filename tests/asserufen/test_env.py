@@ -5,7 +5,6 @@ import json
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from schafkopf_env import asserufen_v0
 from schafkopf_env.asserufen import kernel as K
@@ -50,22 +49,6 @@ def play_out(env, policy, stop=None):
 
 
 # ------------------------------------------------------------------ PettingZoo tests
-
-
-API_TESTED_CONFIGS = [{}, {"max_doublings": 1}]
-"""The rule configurations of the PettingZoo api_test and seed_test (``tests/core/test_registered_variants.py``
-checks that every variant of the registry is among them)."""
-API_CASES = [(config, observation_type) for config in API_TESTED_CONFIGS for observation_type in OBSERVATION_TYPES]
-
-
-@pytest.mark.parametrize(("config", "observation_type"), API_CASES)
-def test_pettingzoo_api(config, observation_type):
-    api_test(asserufen_v0.env(observation_type=observation_type, **config), num_cycles=200)
-
-
-@pytest.mark.parametrize(("config", "observation_type"), API_CASES)
-def test_pettingzoo_seed(config, observation_type):
-    seed_test(lambda: asserufen_v0.env(observation_type=observation_type, **config), num_cycles=100)
 
 
 def test_spaces_and_sizes():

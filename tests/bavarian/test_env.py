@@ -9,14 +9,12 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from schafkopf_env import bavarian_v0
 from schafkopf_env.bavarian import kernel, reference
 from tests.tables import live_turns
 from trick_core.bits import make_rng
 from trick_core.env_options import OBSERVATION_TYPES
-from trick_core.registry import game_spec
 
 AGENTS = [f"player_{s}" for s in range(4)]
 HAND_A = {
@@ -47,23 +45,6 @@ def play_random_episode(env, rng: np.random.Generator) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------- PettingZoo API
-API_TESTED_CONFIGS = list(game_spec("bavarian").variants)
-"""Every variant of the registry (``tests/core/test_registered_variants.py`` checks every game's list)."""
-API_CASES = [(config, observation_type) for config in API_TESTED_CONFIGS for observation_type in OBSERVATION_TYPES]
-
-
-@pytest.mark.parametrize(("config", "observation_type"), API_CASES)
-def test_pettingzoo_api_test(config, observation_type):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(bavarian_v0.env(observation_type=observation_type, **config), num_cycles=200)
-
-
-@pytest.mark.parametrize(("config", "observation_type"), API_CASES)
-def test_pettingzoo_seed_test(config, observation_type):
-    seed_test(lambda: bavarian_v0.env(observation_type=observation_type, **config), num_cycles=200)
-
-
 def test_raw_env_is_the_same_class_and_spaces_match_the_docs():
     assert type(bavarian_v0.raw_env()) is type(bavarian_v0.env())
     for code, name in enumerate(OBSERVATION_TYPES):

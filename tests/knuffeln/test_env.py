@@ -9,7 +9,6 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from knuffeln_env import knuffeln_v0
 from knuffeln_env.knuffeln import kernel
@@ -36,9 +35,6 @@ CONFIGS = RULE_CONFIGS + [
     {"match": True, "talk": "lexicon", "variant": "gruenberg1938"},
 ]
 CONFIG_IDS = [config_id(c) for c in CONFIGS]
-API_TESTED_CONFIGS = CONFIGS
-"""The configurations of the PettingZoo api_test and seed_test (``tests/core/test_registered_variants.py``
-checks that every variant of the registry is among them)."""
 
 
 def _play_biased(env, rng, stop=None):
@@ -50,18 +46,6 @@ def _play_biased(env, rng, stop=None):
 
 
 # ----------------------------------------------------------------------------- PettingZoo conformance
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-def test_pettingzoo_api_test(config):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(knuffeln_v0.env(**config), num_cycles=300)
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-def test_pettingzoo_seed_test(config):
-    seed_test(lambda: knuffeln_v0.env(**config), num_cycles=300)
 
 
 @pytest.mark.parametrize("observation_type", ["observation", "information_state", "perfect"])

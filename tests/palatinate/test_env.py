@@ -9,7 +9,6 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from schafkopf_env import palatinate_v0
 from schafkopf_env.palatinate import kernel
@@ -20,10 +19,7 @@ from trick_core.layout import COMMON_FIELDS
 from .helpers import EXAMPLE_HANDS, act, example_deal, is_over, legal, new_env, play_to_end, to_act
 
 OBS_TYPES = ("observation", "information_state", "perfect")
-API_TESTED_CONFIGS = [{"players": 3}, {"players": 4}]
-"""The rule configurations of the PettingZoo api_test and seed_test (``tests/core/test_registered_variants.py``
-checks that every variant of the registry is among them)."""
-CONFIGS = [(config, obs) for config in API_TESTED_CONFIGS for obs in OBS_TYPES]
+CONFIGS = [({"players": players}, obs) for players in (3, 4) for obs in OBS_TYPES]
 
 
 def block(env, name: str) -> np.ndarray:
@@ -50,18 +46,6 @@ def random_steps(env, rng: np.random.Generator, steps: int) -> None:
 
 
 # ------------------------------------------------------------------------------------ PettingZoo tests
-
-
-@pytest.mark.parametrize(("config", "observation_type"), CONFIGS)
-def test_pettingzoo_api_test(config, observation_type):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(palatinate_v0.env(observation_type=observation_type, **config), num_cycles=200)
-
-
-@pytest.mark.parametrize(("config", "observation_type"), CONFIGS)
-def test_pettingzoo_seed_test(config, observation_type):
-    seed_test(lambda: palatinate_v0.env(observation_type=observation_type, **config), num_cycles=200)
 
 
 @pytest.mark.parametrize(("config", "observation_type"), CONFIGS)
