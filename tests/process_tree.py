@@ -7,6 +7,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -59,6 +60,14 @@ def process_table(pids: list[int]) -> str:
     return "\n".join(lines)
 
 
+AS_AT_A_TERMINAL = [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                    "os.execv(sys.argv[1], sys.argv[1:])"]
+"""Runs a command with Ctrl+C's signal at its default, as at a terminal. A test run started in the
+background of a shell without job control (``cmd &`` in a script, ``nohup``) inherits SIGINT ignored, and
+Python then never raises KeyboardInterrupt: the Ctrl+C case would test nothing and hang. The exec keeps the
+pid, so the command is still the process that is stopped."""
+
+
 def stop_while_working(
     command: list[str], stop: str, processes: int, settle: float = 2.0
 ) -> subprocess.CompletedProcess:
@@ -68,8 +77,8 @@ def stop_while_working(
     ``"sigkill"`` kills the command alone (``kill -9``, the out-of-memory killer). Asserts
     that it ends within a minute and that none of its processes is alive 10 s later (whatever is, is killed);
     returns its exit code and output."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+    process = subprocess.Popen([*AS_AT_A_TERMINAL, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
     tree = []
     try:
         deadline = time.monotonic() + 120
