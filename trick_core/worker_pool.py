@@ -68,9 +68,9 @@ def run_in_workers(
     """Call ``function(*job)`` for every job in ``workers`` processes and ``on_result(index, result)`` in
     this process as each one finishes (in the order they finish; ``index`` is the job's place in
     ``jobs``). ``mp_context`` and ``initializer`` are the pool's."""
+    global _jobs_cpu_seconds
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=_end_with_parent,
                                initargs=(os.getpid(), initializer))
-    global _jobs_cpu_seconds
     with pool, terminate_like_interrupt():
         try:
             futures = {pool.submit(_timed, function, *job): index for index, job in enumerate(jobs)}
