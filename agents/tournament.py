@@ -106,8 +106,8 @@ def check_entries(args: Args) -> None:
     for game in args.games:
         check_option_agents("pimc", [args.pimc], game)
         check_option_agents("extra", args.extra, game)
-        for name in entrants(args.pimc, args.extra, game, args.neural):
-            make(name, game)
+        for name in set(entrants(args.pimc, args.extra, game, args.neural)) - {args.pimc, *args.extra}:
+            make(name, game)  # the fixed entrants: random, rules, and neural where shipped
 
 
 def _play_games(args: Args, console: Console, workers: int | None, options) -> dict:
