@@ -213,16 +213,14 @@ def check_options(args: Args) -> None:
     bad one (a size below one, a negative seed, an unknown part, talk vocabulary or partner agent, a rerun
     without the results it keeps)."""
     from agents import check_option_agents
-    from trick_core.checks import positive_int
+    from trick_core.checks import check_seed, positive_int
     from trick_core.registry import make_env
 
     for name in SIZES:
         positive_int(getattr(args, name), name)
-    for name, seeds in (("seed", [args.seed]), ("trained_seeds", args.trained_seeds)):
-        for seed in seeds:
-            if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-                raise ValueError(f"{name} must be non-negative integers, got {seed!r}" if name == "trained_seeds"
-                                 else f"seed must be a non-negative integer, got {seed!r}")
+    check_seed(args.seed, "--seed", none_allowed=False)
+    for seed in args.trained_seeds:
+        check_seed(seed, "--trained-seeds", none_allowed=False)
     _chosen_parts(args.parts)
     saved = os.path.join(args.out, "signalling", "results.json")
     if (args.parts or args.report_only) and not os.path.isfile(saved):

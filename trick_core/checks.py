@@ -23,9 +23,11 @@ def probability(value, what: str) -> float:
     return float(value)
 
 
-def check_seed(seed, owner: str) -> int:
+def check_seed(seed, owner: str, *, none_allowed: bool = True) -> int:
     """A seed (of ``reset(seed=...)``, an agent, a match): a non-negative integer, or ``ValueError`` naming
-    ``owner`` (the game, the agent, the command). Callers that take ``None`` pass it on before calling."""
+    ``owner`` (the game, the agent, the command). Callers that take ``None`` pass it on before calling;
+    ``none_allowed=False`` leaves "(or None)" out of the message where the caller refuses it."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"{owner}: seed must be a non-negative integer (or None), got {seed!r}")
+        alternative = " (or None)" if none_allowed else ""
+        raise ValueError(f"{owner}: seed must be a non-negative integer{alternative}, got {seed!r}")
     return int(seed)
