@@ -5,7 +5,7 @@
 Measured on the machine it runs on, in one process (start-up in fresh subprocesses):
 
 - random whole hands/s of our compiled driver (``play_random_hands``), on 1 thread and on all of
-  numba's threads, for every game; the same rules' plain-Python reference (``*_reference.py``);
+  numba's threads, for every game; the same rules' plain-Python reference (its ``reference.py``);
   OpenSpiel ``skat`` and ``hearts`` with C++ random bots (``pyspiel.evaluate_bots``) and driven from
   Python; RLCard ``bridge`` with random agents;
 - AEC env turns/s of our ``env()`` and PettingZoo classic ``leduc_holdem_v4`` / ``texas_holdem_v4``

@@ -1,4 +1,4 @@
-"""Random whole hands through the plain-Python references (``*_reference.py``), the baseline that the
+"""Random whole hands through the plain-Python references (each game's ``reference.py``), the baseline that the
 compiled kernels are compared with.
 
 Each game's reference has its own small API (it is written to read like the rules, not to be fast); one
@@ -20,7 +20,7 @@ def _bavarian(rng: random.Random, config: dict) -> list:
 
     pack = list(ref.PACK)
     rng.shuffle(pack)
-    game = ref.BavarianGame(hands=[pack[8 * s : 8 * s + 8] for s in range(4)], dealer=rng.randrange(4))
+    game = ref.BavarianGame(dealer=rng.randrange(4), hands=[pack[8 * s : 8 * s + 8] for s in range(4)])
     while not game.is_over():
         game.play(rng.choice(game.legal_actions()))
     return game.settlement()

@@ -6,7 +6,7 @@ with the kernel, so that the tests comparing the two would catch a mistake in ei
 strings fixed by the public API: ``"pass" "rufer" "wenz" "solo" "wenz_tout" "solo_tout" "sie"``,
 ``"call:E"``, ``"trump:H"``, and a bare card (``"EO"``) to play it.
 
-    game = BavarianGame(hands=[[...8 cards...], ...], dealer=3)
+    game = BavarianGame(dealer=3, hands=[[...8 cards...], ...])
     while not game.is_over():
         game.play(game.legal_actions()[0])
     game.settlement()  # units per seat
@@ -160,7 +160,7 @@ def score(contract: str, side_points: int, side_tricks: int, counted_laufende: i
 class BavarianGame:
     """One hand from a deal: bidding, the call or trump, eight tricks, settlement."""
 
-    def __init__(self, hands, dealer: int) -> None:
+    def __init__(self, dealer: int, hands) -> None:
         if len(hands) != 4 or any(len(hand) != 8 for hand in hands):
             raise ValueError("four hands of eight cards are needed")
         if sorted(card for hand in hands for card in hand) != sorted(PACK):
@@ -358,9 +358,9 @@ class BavarianGame:
         return result
 
 
-def play_hand(hands, dealer: int, actions) -> BavarianGame:
+def play_hand(dealer: int, hands, actions) -> BavarianGame:
     """Play a whole hand from a deal and a list of action strings (each checked for legality)."""
-    game = BavarianGame(hands, dealer)
+    game = BavarianGame(dealer, hands)
     for action in actions:
         game.play(action)
     return game

@@ -73,7 +73,7 @@ def test_real_hand_replays_through_reference(index):
     hands = [game["hands"][f"player_{seat}"] for seat in range(4)]
     actions = [action for _, action in bidding_and_choice(game)]
     actions += [card for trick in game["tricks"] for card in trick["cards"]]
-    played = reference.play_hand(hands, DEALER, actions)  # raises on any illegal action
+    played = reference.play_hand(DEALER, hands, actions)  # raises on any illegal action
     assert [t["leader"] for t in played.completed_tricks] == [t["leader"] for t in game["tricks"]]
     assert played.settlement() == game["expected_settlement"]
     assert played.declarer_side_points() == game["declarer_card_points"]

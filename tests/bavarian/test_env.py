@@ -266,7 +266,7 @@ def _hidden_permutation(record: dict, observer: int, rng: np.random.Generator) -
     """The record with the cards ``observer`` cannot see shuffled among the other seats (each keeps its
     count and the cards it has played), or None when the history would be illegal under that deal."""
     hands = [list(record["deal"]["hands"][a]) for a in AGENTS]
-    game = reference.play_hand(hands, record["deal"]["dealer"], [a for _, a in record["actions"]])
+    game = reference.play_hand(record["deal"]["dealer"], hands, [a for _, a in record["actions"]])
     others = [s for s in range(4) if s != observer]
     pool = [card for s in others for card in game.hands[s]]
     rng.shuffle(pool)
@@ -277,7 +277,7 @@ def _hidden_permutation(record: dict, observer: int, rng: np.random.Generator) -
         new_hands[s] = played + pool[:count]
         pool = pool[count:]
     try:
-        reference.play_hand(new_hands, record["deal"]["dealer"], [a for _, a in record["actions"]])
+        reference.play_hand(record["deal"]["dealer"], new_hands, [a for _, a in record["actions"]])
     except ValueError:
         return None
     deal = {"dealer": record["deal"]["dealer"], "hands": {a: new_hands[s] for s, a in enumerate(AGENTS)}}
@@ -321,7 +321,7 @@ def _voids(record: dict) -> tuple[dict[int, set[str]], reference.BavarianGame]:
     """Effective suits each seat has shown it lacks (failed to follow), from the public play, and the
     reference game of the record (which raises if any action of the record is illegal)."""
     hands = [record["deal"]["hands"][a] for a in AGENTS]
-    game = reference.play_hand(hands, record["deal"]["dealer"], [a for _, a in record["actions"]])
+    game = reference.play_hand(record["deal"]["dealer"], hands, [a for _, a in record["actions"]])
     voids: dict[int, set[str]] = {s: set() for s in range(4)}
     tricks = [(t["seats"], t["cards"]) for t in game.completed_tricks]
     if game.trick:

@@ -69,7 +69,7 @@ def play_deal(dealer: int, hands: list[list[str]], chooser, stats: Counter, seed
               config: dict | None = None) -> reference.BavarianGame:
     """One deal through the kernel and the reference under the rule options ``config``, ``chooser(game,
     legal)`` picking every action; both must agree at every step and at the end."""
-    game = reference.BavarianGame(hands, dealer, **(config or {}))
+    game = reference.BavarianGame(dealer, hands, **(config or {}))
     state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
     cards = np.array([reference.PACK.index(card) for hand in hands for card in hand], dtype=np.int64)
     kernel.init_state(state, kernel.make_params(**(config or {})), dealer, cards)

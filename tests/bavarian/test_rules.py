@@ -57,7 +57,7 @@ class ReferenceTable:
     """The plain-Python reference."""
 
     def __init__(self, hands, dealer: int = 3) -> None:
-        self.game = reference.BavarianGame(hands, dealer)
+        self.game = reference.BavarianGame(dealer, hands)
 
     def to_act(self):
         return self.game.to_act
