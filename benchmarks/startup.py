@@ -17,6 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from trick_core.registry import game_spec
+
 ROOT = Path(__file__).resolve().parent.parent
 
 _CASE_CODE = {
@@ -27,8 +29,8 @@ environment.reset(seed=0)
 environment.step(environment.unwrapped.legal_actions()[0])
 """,
     "batch_env": """
-from {batch_module} import BatchEnv
-environment = BatchEnv({batch_args}num_envs={num_envs}, seed=0, **{config})
+from {batch_module} import make
+environment = make({game!r}, num_envs={num_envs}, seed=0, **{config})
 environment.reset()
 environment.step(environment.sample_actions())
 """,
@@ -57,11 +59,11 @@ print(json.dumps({{"seconds": seconds, "peak_rss_mb": peak_rss_mb()}}))
 def case_script(case: str, game: str, config: dict | None = None, num_envs: int = 4096) -> str:
     """The Python source that one measurement runs (``case``: ``"aec_env"`` or ``"batch_env"``)."""
     config = dict(config or {})
-    knuffeln = game == "knuffeln"
+    spec = game_spec(game)
     body = _CASE_CODE[case].format(
-        module="knuffeln_env.knuffeln_v0" if knuffeln else f"schafkopf_env.{game}_v0",
-        batch_module="knuffeln_env.batch" if knuffeln else "schafkopf_env.batch",
-        batch_args="" if knuffeln else f"game={game!r}, ",
+        module=spec.env_module_name,
+        batch_module=spec.batch_module_name,
+        game=game,
         config=f"**{config!r}" if case == "aec_env" else repr(config),
         num_envs=num_envs,
     )

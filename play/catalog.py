@@ -1,21 +1,16 @@
 """The games the table offers, their options, and the names shown for cards, suits and actions.
 
-This module is the one place in ``play`` that knows which env module plays which game; everything else
-asks it (``make_env``). The options listed here are the rule options of each env (its module docstring
-documents them); the env itself validates the values and raises ``ValueError`` naming a bad one.
+This module is the one place in ``play`` that makes envs (``make_env``, through the game registry
+``trick_core.registry``); everything else asks it. The options listed here are the rule options of each
+env (its module docstring documents them); the env itself validates the values and raises ``ValueError``
+naming a bad one.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
-ENV_MODULES = {
-    "bavarian": "schafkopf_env.bavarian_v0",
-    "palatinate": "schafkopf_env.palatinate_v0",
-    "asserufen": "schafkopf_env.asserufen_v0",
-    "knuffeln": "knuffeln_env.knuffeln_v0",
-}
+from trick_core.registry import game_spec
 
 
 @dataclass(frozen=True)
@@ -115,13 +110,13 @@ def deck_cards(game: str, config: dict) -> tuple[str, ...]:
 def make_env(game: str, config: dict):
     """A fresh env of ``game`` with the given rule options (no render mode, default observations)."""
     game_info(game)
-    return importlib.import_module(ENV_MODULES[game]).env(**config)
+    return game_spec(game).make_env(**config)
 
 
 def env_module(game: str):
     """The env module of ``game`` (for module-level tables such as Knüffeln's ``PHRASES``)."""
     game_info(game)
-    return importlib.import_module(ENV_MODULES[game])
+    return game_spec(game).env_module()
 
 
 # ---------------------------------------------------------------------------------------------- names
