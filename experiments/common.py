@@ -91,7 +91,7 @@ class RunArgs(GameArgs, OptimiserArgs):
     features: str = "cards"
     """derived features appended to the observation: cards or none (agents.neural.derived)"""
     reward_scale: float | None = None
-    """returns are divided by this (default: the game's agents.neural.rollout.REWARD_SCALE)"""
+    """returns are divided by this (default: the game's reward_scale in trick_core.registry)"""
     eval_hands: int = 100
     """deals per duplicate evaluation match against eval_opponent (the warm start's final one: 0 skips it)"""
     eval_opponent: str = "rules"

@@ -23,12 +23,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-REWARD_SCALE = {"bavarian": 5.0, "palatinate": 5.0, "asserufen": 4.0, "knuffeln": 8.0}
-"""Units per hand by which returns are divided before learning: about the spread (standard deviation) of a
-seat's settlement when the rule-based bots play each other (Bavarian 5.6, Palatinate 4.3, Asserufen 3.5,
-Knüffeln 7.7 over 300 hands), so that targets are of order one in every game. Random play swings far
-wider (its doubled solos), hence a fixed scale rather than one measured on the learner's own early play."""
-
 
 def make_batch_env(game: str, num_envs: int, seed: int | None = None, num_threads: int | None = 1, **config):
     """The compiled batch env of ``game`` with the env options ``config`` (the registry's

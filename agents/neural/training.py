@@ -20,13 +20,14 @@ import numpy as np
 import torch
 
 from trick_core.bits import derived_seed
+from trick_core.registry import game_spec
 from trick_core.worker_pool import worker_cpu_seconds
 
 from .checkpoint import build_network, checkpoint_dict, git_commit, load_checkpoint, save_checkpoint
 from .derived import FeatureEncoder
 from .features import action_features, observation_scale
 from .network import TrickNet
-from .rollout import REWARD_SCALE, make_batch_env
+from .rollout import make_batch_env
 
 SCALE_ENVS, SCALE_STEPS, SCALE_SEED = 128, 250, 12345
 """The random hands on which a fresh network's ``input_scale`` is measured (fixed: the scale is part of
@@ -89,7 +90,8 @@ def warm_start_network(path: str, game: str, config: dict) -> TrickNet:
 
 
 def reward_scale(game: str, override: float | None) -> float:
-    scale = REWARD_SCALE[game] if override is None else float(override)
+    """``override``, or the game's ``reward_scale`` in the registry; positive."""
+    scale = game_spec(game).reward_scale if override is None else float(override)
     if scale <= 0:
         raise ValueError(f"reward_scale must be positive, got {scale}")
     return scale
