@@ -96,17 +96,42 @@ class SchafkopfLayout:
     seen_elsewhere: tuple[int, ...] = ()  # other 32-card blocks of cards the seat knows are out (skat, discards)
 
 
+def block_offsets(blocks) -> dict[str, int]:
+    """The start of each named block of an observation laid out as ``(name, size, ...)`` blocks in order."""
+    offsets, start = {}, 0
+    for name, size, *_ in blocks:
+        offsets[name] = start
+        start += size
+    return offsets
+
+
 def schafkopf_layout(game: str, config: dict) -> SchafkopfLayout:
+    """The blocks the features read, by name from the game's observation layout (its docs page's table)."""
     if game == "bavarian":
-        return SchafkopfLayout(seats=4, hand=0, trump=83, trump_size=5, leader=97, trick=101, played=229)
-    if game == "asserufen":
-        return SchafkopfLayout(seats=4, hand=0, trump=91, trump_size=4, leader=139, trick=143, played=271)
-    if game == "palatinate":
-        n, doublings = int(config.get("players", 3)), int(config.get("max_doublings", 4))
-        played = 12 * n + 117 + doublings * (n + 3)
+        from schafkopf_env.bavarian import layout
+
         return SchafkopfLayout(
-            seats=n, hand=2 * n + 10, trump=10 * n + 47, trump_size=4, leader=played + 64 * n,
-            trick=played + 32 * n, played=played, seen_elsewhere=(10 * n + 51, 10 * n + 83),
+            seats=layout.NUM_SEATS, hand=layout.OBS_HAND, trump=layout.OBS_TRUMP, trump_size=layout.NUM_SUITS + 1,
+            leader=layout.OBS_TRICK_LEADER, trick=layout.OBS_TRICK, played=layout.OBS_PLAYED,
+        )
+    if game == "asserufen":
+        from schafkopf_env.asserufen import layout
+
+        at = block_offsets(layout.OBSERVATION_SEGMENTS)
+        return SchafkopfLayout(
+            seats=layout.NUM_SEATS, hand=at["own hand (card one-hot)"], trump=at["trump suit: C S H D"],
+            trump_size=4, leader=at["leader of the current trick (relative seat)"],
+            trick=at["current trick: card played by each relative seat (4 x 32)"],
+            played=at["cards played so far by each relative seat (4 x 32)"],
+        )
+    if game == "palatinate":
+        from schafkopf_env.palatinate import layout
+
+        players, doublings = int(config.get("players", 3)), int(config.get("max_doublings", 4))
+        at = block_offsets(layout.observation_blocks(players, doublings, layout.OBS_TYPE_OBSERVATION))
+        return SchafkopfLayout(
+            seats=players, hand=at["hand"], trump=at["trump"], trump_size=4, leader=at["leader"],
+            trick=at["trick"], played=at["played"], seen_elsewhere=(at["skat_taken"], at["discards"]),
         )
     raise ValueError(f"no Schafkopf layout for {game!r}")
 
@@ -212,16 +237,20 @@ class KnuffelnLayout:
 
 
 def knuffeln_layout(config: dict) -> KnuffelnLayout:
-    """Offsets of ``knuffeln_env.knuffeln_v0``'s observation table for ``n`` players (talk and match
-    features come after them)."""
-    n = int(config.get("players", 4))
-    cards = KNUFFELN_CARDS
-    hand = 4 * n + 15
-    played = hand + 6 * cards + 2 * n * cards + 3 + cards
+    """The blocks the features read, by name from ``knuffeln_env.knuffeln_v0``'s observation table for
+    ``config`` (the cards a seat sees elsewhere: the five card blocks that follow its hand)."""
+    from knuffeln_env.knuffeln import kernel
+
+    params = kernel.make_params(**{key: value for key, value in config.items() if key != "match"})  # env-only
+    blocks = kernel.observation_layout(params, 0)
+    at = block_offsets(blocks)
+    names = [name for name, _size in blocks]
+    after_hand = names[names.index("my hand") + 1 : names.index("my hand") + 6]
     return KnuffelnLayout(
-        seats=n, ranking=RANKING_OF_VARIANT[config.get("variant", "bohmstedt")], team=n, chosen=4 * n + 7,
-        hand=hand, seen_blocks=tuple(hand + cards * k for k in range(1, 6)), played=played,
-        trick=played + n * cards, leader=played + 2 * n * cards,
+        seats=int(config.get("players", 4)), ranking=RANKING_OF_VARIANT[config.get("variant", "bohmstedt")],
+        team=at["my team (relative seats)"], chosen=at["first chosen suit"], hand=at["my hand"],
+        seen_blocks=tuple(at[name] for name in after_hand), played=at["played face up, per relative seat"],
+        trick=at["current trick, per relative seat"], leader=at["current trick leader"],
     )
 
 

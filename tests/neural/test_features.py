@@ -23,19 +23,21 @@ def test_rule_tables_match_the_kernels():
     np.testing.assert_array_equal(derived.SUIT_RANK, knuffeln_kernel.SUIT_RANK)
 
 
-def test_knuffeln_offsets_follow_the_documented_layout():
-    for config in ({}, {"players": 5}, {"talk": "lexicon"}):
-        params = knuffeln_kernel.make_params(**config)
-        offsets, start = {}, 0
-        for name, size in knuffeln_kernel.observation_layout(params, 0):
-            offsets[name] = start
-            start += size
-        layout = derived.knuffeln_layout(config)
-        assert layout.hand == offsets["my hand"]
-        assert layout.played == offsets["played face up, per relative seat"]
-        assert layout.trick == offsets["current trick, per relative seat"]
-        assert layout.leader == offsets["current trick leader"]
-        assert layout.chosen == offsets["first chosen suit"]
+@pytest.mark.parametrize("config", [{}, {"players": 5}, {"talk": "lexicon"}, {"variant": "bernhard1924"}])
+def test_knuffeln_cards_seen_elsewhere_are_the_card_blocks_a_seat_sees(config):
+    """The layout takes the five blocks after the hand as the cards a seat sees elsewhere (by position:
+    their names differ by variant): they must be those five 48-card blocks, in every variant."""
+    params = knuffeln_kernel.make_params(**config)
+    starts, start = {}, 0
+    for name, size in knuffeln_kernel.observation_layout(params, 0):
+        starts[start] = (name, size)
+        start += size
+    seen = [starts[offset] for offset in derived.knuffeln_layout(config).seen_blocks]
+    prefixes = ("cards turned to choose", "cards face up beside", "stock cards shown", "face-down stock cards",
+                "out of play")
+    assert [(name[: len(prefix)], size) for (name, size), prefix in zip(seen, prefixes, strict=True)] == [
+        (prefix, 48) for prefix in prefixes
+    ]
 
 
 def positions(game, config, count, seed):
