@@ -38,11 +38,9 @@ from trick_core.registry import VARIANTS, variant_id  # noqa: E402
 CHROMIUM = os.environ.get("PLAY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DOCS = Path(__file__).resolve().parents[2] / "docs"
-SCREENSHOTS = {
-    ("bavarian", ()): DOCS / "play_schafkopf.png",
-    ("knuffeln", (("talk", "lexicon"),)): DOCS / "play_knuffeln.png",
-}
+SCREENSHOTS = {("bavarian", ()): "play_schafkopf.png", ("knuffeln", (("talk", "lexicon"),)): "play_knuffeln.png"}
+"""The pictures of ``docs/play.md``, taken mid-hand. A test run writes them to its temporary folder (it
+never changes the tree); ``PLAY_SCREENSHOTS=docs pytest tests/play/test_browser.py`` refreshes the docs'."""
 
 if not Path(CHROMIUM).is_file():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium): the browser tests are skipped",
@@ -145,21 +143,23 @@ def api_bodies(responses) -> list[dict]:
 
 
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
-def test_whole_hand_through_the_page(page, server, game, config):
+def test_whole_hand_through_the_page(page, server, game, config, tmp_path):
     seats = make_env(game, config).possible_agents
     seat = seats[len(config) % len(seats)]
     responses = []
     page.on("response", lambda response: responses.append(response))
     open_table(page, server, game, config, seat, seed=21)
     rng = np.random.default_rng(21)
-    screenshot = SCREENSHOTS.get((game, tuple(sorted(config.items()))))
+    picture = SCREENSHOTS.get((game, tuple(sorted(config.items()))))
+    screenshot = None if picture is None else Path(os.environ.get("PLAY_SCREENSHOTS") or tmp_path) / picture
+    pending = screenshot is not None
     while page.evaluate("document.body.dataset.state") != "over":
-        if screenshot is not None and page.locator("#trick .trick-card").count() >= 2 \
-                and page.locator("#last-trick").count():
+        if pending and page.locator("#trick .trick-card").count() >= 2 and page.locator("#last-trick").count():
             page.mouse.move(1, 1)  # no card raised by the pointer: the same picture every run
             page.screenshot(path=str(screenshot), animations="disabled")
-            screenshot = None
+            pending = False
         take_turn(page, rng)
+    assert not pending, f"the hand ended before the moment of {picture} (two cards in a trick, one trick done)"
     session = page.evaluate("window.playTable.view().session")
     record = server.app.state.store.get(session).finished_record(1)
     expected = replay_env(record, len(record["actions"])).unwrapped.game_record()["result"]
