@@ -13,8 +13,10 @@ import pytest
 from .outside import paths_leaving_the_repository, tracked
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
-GAME_PAGES = ("knuffeln.md", "bavarian_schafkopf.md", "palatinate_schafkopf.md")
 DECISION_PREFIXES = {"knuffeln.md": "K", "bavarian_schafkopf.md": "B", "palatinate_schafkopf.md": "PA"}
+"""Each rules page and the letters of its decisions (a new page is added here: see the first test)."""
+GAME_PAGES = tuple(DECISION_PREFIXES)
+LETTERS = "".join(sorted(set("".join(DECISION_PREFIXES.values()))))
 DECISIONS_HEADING = "## Decisions where the rules are silent"
 
 HEADING = re.compile(r"^(#{1,6}) (.+?)\s*$", re.MULTILINE)
@@ -23,8 +25,8 @@ INLINE_DECISION = re.compile(r"\*\*\(decisions? ([^)]*)\)\*\*")
 LISTED_DECISION = re.compile(r'<a id="([a-z]\d+)"></a>\*\*([A-Z])(\d+)\.\*\*')
 LINK = re.compile(r"\]\(([^)\s]*)\)")
 CITATION = re.compile(r"docs/rules/([\w.]+\.md)(?:#([\w-]+))?")
-CITED_DECISION = re.compile(r"\bdecisions? ([KBPA])(\d+)\b")
-DECISION_RANGE = re.compile(r"\b([KBPA])1[–-]\1(\d+)\b")
+CITED_DECISION = re.compile(rf"\bdecisions? ([{LETTERS}])(\d+)\b")
+DECISION_RANGE = re.compile(rf"\b([{LETTERS}])1[–-]\1(\d+)\b")
 
 
 def github_anchor(heading: str) -> str:
@@ -36,6 +38,14 @@ def github_anchor(heading: str) -> str:
 
 def page_text(name: str) -> str:
     return (RULES / name).read_text(encoding="utf-8")
+
+
+def test_every_rules_page_is_checked():
+    """A page not in ``DECISION_PREFIXES`` would pass every test below unread."""
+    pages = sorted(path.name for path in RULES.glob("*.md") if path.name != "README.md")
+    assert pages == sorted(GAME_PAGES), (
+        f"docs/rules has {pages}, this test checks {sorted(GAME_PAGES)}: add the page and its decision letter to "
+        "DECISION_PREFIXES")
 
 
 def anchors_of(text: str) -> list[str]:
