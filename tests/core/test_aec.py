@@ -18,17 +18,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable
 
 from knuffeln_env import knuffeln_v0
-from schafkopf_env import asserufen_v0, bavarian_v0, palatinate_v0
 from trick_core.compiled_kernel import ADVANCE_SIGNATURE, CompiledKernel
 from trick_core.drivers import compiled
+from trick_core.registry import GAMES
 
-MODULES = {
-    "bavarian": bavarian_v0,
-    "palatinate": palatinate_v0,
-    "asserufen": asserufen_v0,
-    "knuffeln": knuffeln_v0,
-    "knuffeln_match": knuffeln_v0,
-}
+MODULES = {name: spec.env_module() for name, spec in GAMES.items()} | {"knuffeln_match": knuffeln_v0}
 CONFIGS = {"knuffeln_match": {"match": True}}
 HANDS = 40
 
