@@ -8,6 +8,7 @@ naming a bad one.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from trick_core.registry import game_spec
@@ -105,6 +106,13 @@ def deck_cards(game: str, config: dict) -> tuple[str, ...]:
     else:
         deck = GERMAN_32 if game_info(game).deck == "german" else FRENCH_32
     return tuple(deck.name_of(card) for card in range(deck.num_cards))
+
+
+@functools.cache
+def default_seats(game: str) -> int:
+    """Seats at the game's table under its default options (a ``players`` option, where there is one, sets
+    the count)."""
+    return len(make_env(game, {}).possible_agents)
 
 
 def make_env(game: str, config: dict):

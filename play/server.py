@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from .catalog import GAMES
+from .catalog import GAMES, default_seats
 from .pages import STATIC_DIR, static_page
 from .replay import ReplayStore, parse_records, record_summary
 from .rules import DEFAULT_RULES_DIR, available_rules, rules_page
@@ -179,6 +179,7 @@ def add_table_routes(app: FastAPI, store: SessionStore, table_settings: TableSet
         return {
             "games": [
                 {"name": info.name, "title": info.title, "deck": info.deck, "rules": rules[info.name],
+                 "seats": default_seats(info.name),
                  "options": [{"name": o.name, "label": o.label, "choices": list(o.choices), "default": o.default,
                               "requires": [{"choice": choice, "option": other, "values": list(values)}
                                            for choice, other, values in o.requires]}

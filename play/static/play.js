@@ -28,8 +28,7 @@ function api(path, body) {
 // ------------------------------------------------------------------ setup
 
 function seatCount(game, config) {
-  if (game === "palatinate" || game === "knuffeln") return Number(config.players ?? (game === "knuffeln" ? 4 : 3));
-  return 4;
+  return Number(config.players ?? game.seats);  // a players option sets the count; else the catalog's
 }
 
 function currentGame() { return state.catalog.games.find((g) => g.name === document.getElementById("game").value); }
@@ -79,7 +78,7 @@ function offerAllowedChoices() {
 }
 
 function fillSeats() {
-  const count = seatCount(currentGame().name, currentConfig());
+  const count = seatCount(currentGame(), currentConfig());
   const seat = document.getElementById("seat");
   const chosen = seat.value || "player_0";
   seat.replaceChildren();
@@ -95,7 +94,7 @@ function fillSeats() {
 function fillBots() {
   const box = document.getElementById("bot-seats");
   box.replaceChildren();
-  const count = seatCount(currentGame().name, currentConfig());
+  const count = seatCount(currentGame(), currentConfig());
   const human = document.getElementById("seat").value;
   for (let k = 0; k < count; k += 1) {
     const agent = `player_${k}`;

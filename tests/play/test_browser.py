@@ -245,6 +245,18 @@ def test_the_setup_offers_five_players_only_where_the_variant_has_them(page, ser
     assert not page.eval_on_selector(five, "option => option.disabled")
 
 
+def test_the_setup_offers_one_seat_per_player_of_every_game(page, server):
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    for game, config in VARIANTS:
+        page.select_option("#game", game)
+        for option, value in config.items():
+            page.select_option(f"#option-{option}", str(value))
+        seats = len(make_env(game, config).possible_agents)
+        assert page.locator("#seat option").count() == seats, (game, config)
+        assert page.locator("#bot-seats select").count() == seats - 1, (game, config)
+
+
 def test_a_double_click_deals_one_next_hand(page, server):
     open_table(page, server, "bavarian", {}, "player_0", seed=3)
     rng = np.random.default_rng(3)

@@ -372,6 +372,12 @@ def test_rules_pages_are_rendered_from_the_rules_folder(tmp_path):
         assert games == {"bavarian": True, "palatinate": False, "asserufen": False, "knuffeln": False}
 
 
+def test_the_catalog_gives_each_game_its_default_seat_count(client):
+    """The setup form lays out one seat per player: the default count, or the ``players`` option's."""
+    seats = {g["name"]: g["seats"] for g in client.get("/api/catalog").json()["games"]}
+    assert seats == {"bavarian": 4, "palatinate": 3, "asserufen": 4, "knuffeln": 4}
+
+
 def test_static_pages_are_served(client):
     for path in ("/", "/replay", "/static/play.js", "/static/replay.js", "/static/page.js", "/static/table.js",
                  "/static/cards.js", "/static/style.css"):
