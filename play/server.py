@@ -179,7 +179,7 @@ def add_table_routes(app: FastAPI, store: SessionStore, table_settings: TableSet
         return {
             "games": [
                 {"name": info.name, "title": info.title, "deck": info.deck, "rules": rules[info.name],
-                 "seats": default_seats(info.name),
+                 "seats": default_seats(info.name), "rules_page": info.rules_file,
                  "options": [{"name": o.name, "label": o.label, "choices": list(o.choices), "default": o.default,
                               "requires": [{"choice": choice, "option": other, "values": list(values)}
                                            for choice, other, values in o.requires]}

@@ -345,8 +345,10 @@ async function main() {
     game.appendChild(item);
   }
   const links = document.getElementById("rules-links");
+  const linked = new Set();  // games sharing a rules page (Palatinate and Asserufen) get one link
   for (const info of state.catalog.games) {
-    if (!info.rules || info.name === "asserufen") continue;
+    if (!info.rules || linked.has(info.rules_page)) continue;
+    linked.add(info.rules_page);
     const link = el("a", null, `Rules: ${info.title}`);
     link.href = `/rules/${info.name}`;
     link.target = "_blank";

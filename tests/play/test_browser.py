@@ -245,6 +245,14 @@ def test_the_setup_offers_five_players_only_where_the_variant_has_them(page, ser
     assert not page.eval_on_selector(five, "option => option.disabled")
 
 
+def test_the_setup_links_each_rules_page_once(page, server):
+    """Palatinate and Asserufen share a rules page: one link for both."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    links = page.eval_on_selector_all("#rules-links a", "links => links.map(a => a.getAttribute('href'))")
+    assert links == ["/rules/bavarian", "/rules/palatinate", "/rules/knuffeln"]
+
+
 def test_the_setup_offers_one_seat_per_player_of_every_game(page, server):
     page.goto(server.url + "/")
     page.wait_for_selector("body[data-ready='1']")
