@@ -31,8 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compare import QUICK
-from .ours import GAMES
-from .timing import check_games
+from .timing import GAMES, check_games
 
 ROWS = (
     "compiled hands, 1 thread",

@@ -34,7 +34,7 @@ from pathlib import Path
 import numba
 
 from . import anchors, ours, reference_hands, scaling, startup
-from .timing import check_games, machine
+from .timing import GAMES, check_games, machine
 
 TARGETS = {
     "bavarian_batch_vs_openspiel_skat_cxx": 20.0,
@@ -61,7 +61,7 @@ class Args:
     docs/benchmarks.md, on a full run; none on a --quick run, whose short sweep would replace it)"""
     markdown: str | None = None
     """write the tables of docs/benchmarks.md here"""
-    games: tuple[str, ...] = ours.GAMES
+    games: tuple[str, ...] = GAMES
     """games to measure (bavarian, palatinate, asserufen, knuffeln)"""
 
 
@@ -86,8 +86,8 @@ class Budget:
 
 QUICK = Budget(0.2, 0.25, 1.0, 1, (), 1, (1, 16, 256, 4096), 0.1)
 FULL = Budget(
-    1.5, 2.0, 4.0, len(ours.GAMES),
-    tuple((case, game) for case in ("aec_env", "batch_env") for game in ours.GAMES), len(ours.GAMES),
+    1.5, 2.0, 4.0, len(GAMES),
+    tuple((case, game) for case in ("aec_env", "batch_env") for game in GAMES), len(GAMES),
     (1, 4, 16, 64, 256, 1024, 4096, 16384), 0.5,
 )
 SMOKE = Budget(0.01, 0.02, 0.05, 1, (), 0, (1, 4), 0.01)
@@ -112,7 +112,7 @@ def _say(text: str) -> None:
 
 def check(args: Args) -> None:
     """The options, checked before anything is measured: ``ValueError`` naming the first bad one."""
-    check_games(args.games, ours.GAMES)
+    check_games(args.games, GAMES)
     for name in ("json", "plot", "markdown"):
         path = getattr(args, name)
         if path is not None and not Path(path).resolve().parent.is_dir():

@@ -48,12 +48,12 @@ import numpy as np
 import tyro
 
 from benchmarks import ours, reference_hands
+from benchmarks.timing import GAMES
 
 ROWS = ("hands", "batch", "batch_copy", "raw", "env", "reference", "pimc")
 UNITS = {"hands": 2000, "batch": 40 * 256, "batch_copy": 40 * 256, "raw": 3000, "env": 3000, "reference": 40,
          "pimc": 20}
 """Units of work per row: hands, row-steps, row-steps, steps, turns, hands, searched decisions."""
-GAMES = ("bavarian", "palatinate", "asserufen", "knuffeln")
 
 SHIM_SOURCE = """#include <valgrind/callgrind.h>
 void count_start(void) { CALLGRIND_START_INSTRUMENTATION; CALLGRIND_ZERO_STATS; }

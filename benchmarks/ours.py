@@ -16,9 +16,6 @@ from trick_core.registry import game_spec
 from .anchors import performance_turns, raw_steps
 from .timing import measure_rate
 
-GAMES = ("bavarian", "palatinate", "asserufen", "knuffeln")
-"""The order of the comparison's tables (Bavarian first: its anchors are the closest)."""
-
 
 def env_module(game: str):
     return game_spec(game).env_module()

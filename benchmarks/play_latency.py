@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import tyro
 
-from benchmarks.timing import check_games, check_positive
+from benchmarks.timing import GAMES, check_games, check_positive
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Args:
     """The bot on every seat but the human's."""
     bot_delay: float = 0.3
     """Seconds each bot move is held back at least (the server's ``--bot-delay``)."""
-    games: tuple[str, ...] = ("bavarian", "palatinate", "asserufen", "knuffeln")
+    games: tuple[str, ...] = GAMES
     hands: int = 1
     """Hands per game."""
     seed: int = 0
@@ -54,7 +54,6 @@ def view_build_ms(game: str, seed: int, repeats: int = 200) -> float:
     return (time.perf_counter() - started) / repeats * 1000
 
 
-SEATS = {"bavarian": 4, "palatinate": 3, "asserufen": 4, "knuffeln": 4}
 
 
 def answer(response) -> dict:
@@ -67,9 +66,11 @@ def answer(response) -> dict:
 
 
 def play_one_game(client, url: str, args: Args, game: str) -> dict:
+    from play.catalog import default_seats
+
     rng = random.Random(args.seed)
     latencies, moves, started = [], 0, time.perf_counter()
-    bots = {f"player_{k}": args.bot for k in range(1, SEATS[game])}
+    bots = {f"player_{k}": args.bot for k in range(1, default_seats(game))}
     view = answer(client.post(url + "/api/sessions",
                               json={"game": game, "seat": "player_0", "bots": bots, "seed": args.seed}))
     for hand in range(args.hands):
@@ -104,7 +105,7 @@ def check(args: Args) -> None:
     from play.session import BUILTIN_BOTS
 
     check_positive(args, "hands", "bot_delay", zero_allowed=("bot_delay",))
-    check_games(args.games, SEATS)
+    check_games(args.games, GAMES)
     if args.bot not in BUILTIN_BOTS:  # the server offers these (no --bots of its own here)
         raise ValueError(f"--bot {args.bot!r} is not one of the table's bots {list(BUILTIN_BOTS)}")
 

@@ -15,6 +15,10 @@ import statistics
 import time
 from collections.abc import Callable
 
+GAMES = ("bavarian", "palatinate", "asserufen", "knuffeln")
+"""The games the benchmarks measure, in the order of their tables (Bavarian first: its anchors are the
+closest); ``tests/core/test_registered_games.py`` holds it to the registry."""
+
 
 def measure_rate(run: Callable[[int], int | None], min_seconds: float, repeats: int = 3, start: int = 1) -> dict:
     """Units per second of ``run``; see the module docstring. Returns ``{"best", "median", "units",

@@ -37,9 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from benchmarks.timing import check_games, check_positive
-
-GAMES = ("bavarian", "palatinate", "asserufen", "knuffeln")
+from benchmarks.timing import GAMES, check_games, check_positive
 
 
 @dataclass

@@ -33,6 +33,12 @@ def test_every_registered_game_has_its_entry_in_every_per_game_table(game):
     assert not missing_entries(game), f"{game} is registered but has no entry in: {missing_entries(game)}"
 
 
+def test_the_benchmarks_measure_every_registered_game():
+    from benchmarks.timing import GAMES as MEASURED
+
+    assert sorted(MEASURED) == sorted(GAMES), "benchmarks/timing.py: GAMES (the order of the tables) lists every game"
+
+
 def test_a_game_missing_from_the_tables_is_reported():
     """The check can fail: a name no table knows is reported missing from every one of them."""
     assert missing_entries("skat") == list(per_game_tables())
