@@ -54,8 +54,6 @@ def view_build_ms(game: str, seed: int, repeats: int = 200) -> float:
     return (time.perf_counter() - started) / repeats * 1000
 
 
-
-
 def answer(response) -> dict:
     """The server's JSON answer, or ``RuntimeError`` with the server's own message (an unknown bot, a
     refused move) instead of a ``KeyError`` on the error's JSON."""
