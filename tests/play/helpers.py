@@ -35,6 +35,11 @@ def forbidden_cards(env, seat: str) -> set[str]:
             # A card led face down is hidden, unless everyone saw it taken in an exchange before.
             hidden.add(st["face_down_card"])
             hidden -= publicly_received(st)
+    else:  # a game whose whole pack is dealt into the hands: nothing else can be hidden
+        dealt = {card for hand in st["dealt_hands"].values() for card in hand}
+        assert dealt == all_card_names(env), (
+            f"{game} deals cards outside the hands ({sorted(all_card_names(env) - dealt)[:4]}...): forbidden_cards "
+            "needs a branch that hides them, or the no-leak tests check less than they claim")
     return hidden
 
 

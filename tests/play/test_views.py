@@ -253,3 +253,14 @@ def test_every_action_of_the_game_is_a_control_with_a_label(game, config):
         else:
             assert control["verb"] == "button"
         assert control["label"] and control["label"] != action, action
+
+
+def test_the_no_leak_helper_refuses_a_game_whose_undealt_cards_it_does_not_know():
+    """``forbidden_cards`` hides the hands of the others; a game with cards outside the hands (a skat, a
+    stock) needs its own branch there. Without one (here Palatinate under a stand-in name) it says so
+    instead of letting the no-leak tests pass on less than they claim."""
+    env = make_env("palatinate", {})
+    env.reset(seed=1)
+    env.unwrapped.game_name = "stand_in"
+    with pytest.raises(AssertionError, match="stand_in deals cards outside the hands"):
+        forbidden_cards(env, "player_0")
