@@ -90,12 +90,13 @@ class BatchEnv(BatchEnvCore):
         aec_env = _rules_env(config, observation_type)
         return aec_env, knuffeln_kernel, _hand_params(aec_env)
 
-    def load_states(self, states, rows=None, ladders=None) -> BatchStep:
+    def load_states(self, states, rows=None, ladders=None, *, _from_this_process: bool = False) -> BatchStep:
         """``BatchEnvCore.load_states``; with ``match=True`` also each loaded row's ladder (``int64`` rows of
         ``ladders()``; default: a fresh match)."""
         if ladders is not None and not self.match:
             raise ValueError(f"{GAME}: ladders can be loaded only with match=True")
-        count = self.num_envs if rows is None else len(rows)
+        rows = None if rows is None else self._checked_rows(rows)  # before the ladders are assigned to them
+        count = self.num_envs if rows is None else rows.shape[0]
         if ladders is None:
             ladders = np.broadcast_to(match_play.new_ladder(), (count, LADDER_SIZE))
         ladders = np.asarray(ladders)
@@ -105,9 +106,9 @@ class BatchEnv(BatchEnvCore):
         if ladders.size and (rungs.min() < 1 or rungs.max() > LADDER_RUNGS or ladders[:, HANDS_PLAYED].min() < 0):
             raise ValueError(f"{GAME}: a match in progress has 1..{LADDER_RUNGS} rungs left per team")
         previous = self._ladders.copy()
-        self._ladders[slice(None) if rows is None else np.asarray(rows)] = ladders
+        self._ladders[slice(None) if rows is None else rows] = ladders
         try:
-            return super().load_states(states, rows)
+            return super().load_states(states, rows, _from_this_process=_from_this_process)
         except (ValueError, RuntimeError):
             self._ladders[:] = previous
             raise

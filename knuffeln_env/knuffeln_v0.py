@@ -157,7 +157,11 @@ with that dealer. Bad deals raise `ValueError` naming the unknown, duplicate or 
 count. A fixed deal whose top four stock cards share a suit is redealt by the kernel, pseudo-randomly but
 reproducibly from the given cards (`state()["redeals"]`); the record keeps the deal as given.
 `game_record()` returns the JSON record (match play: every hand's deal under `match_deals`) and
-`reset(options={"record": rec})` (or `replay(rec)`) restores it. Also on `env.unwrapped`: `state()`,
+`reset(options={"record": rec})` deals its hand again (the deal only); `replay(rec)` also plays its actions.
+`public_record(agent)` is the hand as that seat knows it (what an agent in the arena may read): a
+face-down lead reads `turn:?` to every seat but its leader until it is accepted (a lead fled from stays
+`turn:?`), and a half-shown card `show:?` to every seat outside the shower's team
+(`KnuffelnEnv.action_visibility`). Also on `env.unwrapped`: `state()`,
 `chosen_suits()`, `kernel_state()`, `clone()`, `playout_values(actions, playouts, seed)` and
 `resample_from_infostate(agent, rng)`: a sampled world holding nothing `agent` could not see (its hidden
 cards redealt and the hand replayed on the sample, the cards of actions it did not see drawn from the
@@ -183,6 +187,7 @@ from trick_core.cards import KNUFFELN_48, KNUFFELN_48_FIVES
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
 from trick_core.env_options import OBSERVATION_TYPES, EnvOptions, check_env_options
 from trick_core.kernel_env import Deal, KernelEnv, make_deal, seed_of
+from trick_core.visibility import SEEN_BY_ACTOR_TEAM, SEEN_BY_ACTOR_UNTIL_ACCEPTED
 
 from .knuffeln import kernel
 from .knuffeln import match as match_play
@@ -202,6 +207,10 @@ class KnuffelnEnv(KernelEnv):
     _clone_copies_rng = True
 
     kernel = kernel
+    action_visibility = {"turn": SEEN_BY_ACTOR_UNTIL_ACCEPTED, "show": SEEN_BY_ACTOR_TEAM}
+    """Who sees the card of a hidden action (``trick_core.visibility``; rules sections 6 and 7, decision K8):
+    a face-down lead its leader, and everyone once accepted; a half-shown card the shower's team. Every other
+    action is public, the exchanges included (rules section 3.5)."""
     env_only_options = ("match",)  # ladder scoring over hands: played here, not in the kernel
 
     def __init__(
@@ -398,6 +407,12 @@ class KnuffelnEnv(KernelEnv):
         world._action_history = history + world._action_history
 
     # ------------------------------------------------------------ inspection
+
+    def _teammates(self, seat: int, other: int) -> bool:
+        """Partners in the hand being played (a sitting-out five-player dealer has none); a match keeps its
+        two teams from hand to hand, so this holds for its earlier hands too."""
+        team = self._state[kernel.S_TEAM + seat]
+        return bool(team >= 0 and team == self._state[kernel.S_TEAM + other])
 
     def chosen_suits(self) -> tuple[str, str]:
         """The two chosen suits of this hand, first first, e.g. ``("H", "S")``."""

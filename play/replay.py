@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 from dataclasses import dataclass, field
 
 from .catalog import GAMES, check_config, make_env
@@ -17,6 +18,12 @@ from .session import PlayError, get_or_404
 from .views import table_view
 
 MAX_RECORDS = 100_000
+MAX_STORED_BYTES = 128 * 2**20
+"""The opened files together keep at most this much record text in memory; the oldest are dropped beyond
+it (a count alone would let a few large uploads hold gigabytes: a parsed record takes about ten times its
+text, so the store keeps each record as its compact JSON text and parses one only to show it)."""
+SUMMARIES_SHOWN = 5000
+"""A file's first records listed by the viewer (their summaries are kept with the file)."""
 MATCH_OPTION = "match"
 """Knüffeln's ladder-scored match mode: a record option the table itself does not offer, but replays."""
 
@@ -118,33 +125,59 @@ def replay_env(record: dict, steps: int, index: int = 0):
 
 @dataclass
 class ReplaySet:
+    """An opened file: each record as compact JSON text (parsed again to show it), the summaries of the
+    first ``SUMMARIES_SHOWN``, and the bytes its texts take."""
+
     name: str
-    records: list[dict]
+    texts: list[str]
+    summaries: list[dict]
+    size: int
     replay_id: str = field(default_factory=lambda: secrets.token_hex(9))
+
+    @property
+    def count(self) -> int:
+        return len(self.texts)
+
+    def record(self, index: int) -> dict:
+        return json.loads(self.texts[index])
 
 
 class ReplayStore:
-    """Opened record files (uploaded, or named on the command line), the oldest dropped beyond ``limit``."""
+    """Opened record files (uploaded, or named on the command line), the oldest dropped beyond ``limit``
+    files or ``max_bytes`` of record text together (``MAX_STORED_BYTES``)."""
 
-    def __init__(self, limit: int = 32) -> None:
+    def __init__(self, limit: int = 32, max_bytes: int = MAX_STORED_BYTES) -> None:
         self.limit = limit
+        self.max_bytes = max_bytes
         self.sets: dict[str, ReplaySet] = {}
 
     def add(self, name: str, records: list[dict]) -> ReplaySet:
-        replay_set = ReplaySet(name, records)
+        """Keep ``records`` (checked by ``parse_records``) as a new set; ``PlayError`` 413 for one larger than
+        the store itself."""
+        texts = [json.dumps(record, separators=(",", ":")) for record in records]
+        size = sum(sys.getsizeof(text) for text in texts)
+        if size > self.max_bytes:
+            raise PlayError(413, f"the records take {size // 2**20} MiB in memory; the viewer keeps at most "
+                                 f"{self.max_bytes // 2**20} MiB of open files")
+        summaries = [record_summary(record, i) for i, record in enumerate(records[:SUMMARIES_SHOWN])]
+        detached = json.loads(json.dumps(summaries))  # copies: the parsed records themselves are not kept
+        replay_set = ReplaySet(name, texts, detached, size)
         self.sets[replay_set.replay_id] = replay_set
-        while len(self.sets) > self.limit:
+        while len(self.sets) > self.limit or self.stored_bytes() > self.max_bytes:
             self.sets.pop(next(iter(self.sets)))
         return replay_set
+
+    def stored_bytes(self) -> int:
+        return sum(replay_set.size for replay_set in self.sets.values())
 
     def get(self, replay_id: str) -> ReplaySet:
         return get_or_404(self.sets, replay_id, f"unknown replay {replay_id!r}: open the file again")
 
     def frame(self, replay_id: str, index: int, step: int, viewer: str | None) -> dict:
-        records = self.get(replay_id).records
-        if not 0 <= index < len(records):
-            raise PlayError(404, f"no record {index}; this file has records 0..{len(records) - 1}")
-        record = records[index]
+        replay_set = self.get(replay_id)
+        if not 0 <= index < replay_set.count:
+            raise PlayError(404, f"no record {index}; this file has records 0..{replay_set.count - 1}")
+        record = replay_set.record(index)
         total = len(record["actions"])
         if not 0 <= step <= total:
             raise PlayError(400, f"step {step} is outside 0..{total}")

@@ -33,18 +33,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .catalog import GAMES, default_seats
 from .pages import STATIC_DIR, static_page
-from .replay import ReplayStore, parse_records, record_summary
+from .replay import SUMMARIES_SHOWN, ReplayStore, parse_records
 from .rules import DEFAULT_RULES_DIR, available_rules, rules_page
-from .session import BUILTIN_BOTS, PlayError, SessionStore, TableSettings
+from .session import BUILTIN_BOTS, PlayError, SessionStore, TableSettings, bot_notes
 
 MAX_UPLOAD_BYTES = 32 * 1024 * 1024
 MAX_WAIT_SECONDS = 25.0
-SUMMARIES_SHOWN = 5000
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 log = logging.getLogger("play")
@@ -78,7 +78,7 @@ class NewTable(BaseModel):
     config: dict[str, bool | int | str] = Field(default_factory=dict, max_length=8)
     seat: str = Field(default="player_0", max_length=16)
     bots: dict[str, str] = Field(default_factory=dict, max_length=8)
-    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    seed: int | None = Field(default=None, ge=0, lt=2**63, strict=True)  # "1" is no seed: refused, not coerced
 
 
 class Move(BaseModel):
@@ -118,13 +118,51 @@ def create_app(settings: AppSettings | None = None) -> FastAPI:
     app.state.store = store
     app.state.replays = replays
     app.state.settings = settings
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
+    app.add_middleware(HostGuard, allowed_hosts=settings.allowed_hosts)
     add_error_handlers(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     add_page_routes(app, settings)
     add_table_routes(app, store, table_settings, settings)
     add_replay_routes(app, replays)
     return app
+
+
+class HostGuard:
+    """Answers only requests whose ``Host`` header names an allowed host (a guard against DNS rebinding: a
+    page of another site cannot reach the table through a name that resolves to 127.0.0.1); any other
+    gets the refusal every route gives, ``{"error": ...}`` with status 400. An entry ``"*"`` allows any
+    host, ``"*.example.org"`` any subdomain."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...]) -> None:
+        self.app = app
+        self.allowed_hosts = tuple(host.lower() for host in allowed_hosts)
+
+    def allows(self, header: str | None) -> bool:
+        host = host_of_header(header)
+        return host is not None and any(
+            pattern == "*" or host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:]))
+            for pattern in self.allowed_hosts
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not self.allows(Headers(scope=scope).get("host")):
+            refusal = JSONResponse({"error": "this server answers only on " + ", ".join(self.allowed_hosts)
+                                    + " (the Host header names another host)"}, status_code=400)
+            await refusal(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def host_of_header(header: str | None) -> str | None:
+    """The host of a ``Host`` header, lower case, without its port (``[::1]:8000`` -> ``[::1]``); None when
+    there is none."""
+    if not header:
+        return None
+    header = header.strip().lower()
+    if header.startswith("["):
+        end = header.find("]")
+        return header[: end + 1] if end > 0 else None
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
 def add_error_handlers(app: FastAPI) -> None:
@@ -187,6 +225,7 @@ def add_table_routes(app: FastAPI, store: SessionStore, table_settings: TableSet
                 for info in GAMES.values()
             ],
             "bots": list(table_settings.bots),
+            "bot_notes": bot_notes(table_settings.bots),
             "bot_delay": table_settings.bot_delay,
         }
 
@@ -222,17 +261,12 @@ def add_table_routes(app: FastAPI, store: SessionStore, table_settings: TableSet
 
 def add_replay_routes(app: FastAPI, replays: ReplayStore) -> None:
     def described(replay_set) -> dict:
-        records = replay_set.records
-        return {
-            "id": replay_set.replay_id,
-            "name": replay_set.name,
-            "count": len(records),
-            "records": [record_summary(r, i) for i, r in enumerate(records[:SUMMARIES_SHOWN])],
-        }
+        return {"id": replay_set.replay_id, "name": replay_set.name, "count": replay_set.count,
+                "records": replay_set.summaries[:SUMMARIES_SHOWN]}
 
     @app.get("/api/replays")
     async def replay_list() -> dict:
-        return {"replays": [{"id": s.replay_id, "name": s.name, "count": len(s.records)}
+        return {"replays": [{"id": s.replay_id, "name": s.name, "count": s.count}
                             for s in replays.sets.values()]}
 
     @app.post("/api/replays")
@@ -246,6 +280,7 @@ def add_replay_routes(app: FastAPI, replays: ReplayStore) -> None:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise PlayError(400, "the file is not UTF-8 text (a game record is JSON)") from None
+        del body  # the text is parsed next: the peak of an upload is its parsed records, not three copies
         return described(replays.add(name[:200], parse_records(text)))
 
     @app.get("/api/replays/{replay_id}")

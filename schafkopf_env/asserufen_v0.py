@@ -147,8 +147,11 @@ offender and 0 for the others; by default (`"raise"`) it raises `ValueError` nam
 "hands": {"player_0": [...], ...}})` fixes the deal (eight cards per agent; `dealer` defaults to 3, so
 that `player_0` is forehand; `{"dealer": d}` alone deals random hands with that dealer). Bad deals raise
 `ValueError` naming the unknown, duplicate or missing card or the wrong count. `game_record()` returns the
-JSON record (each hand in card-layout order) and `reset(options={"record": rec})` (or `replay(rec)`)
-restores it. Also on `env.unwrapped`: `state()` (with the value item by item once the hand is over),
+JSON record (each hand in card-layout order); `reset(options={"record": rec})` deals its hand again (the
+deal only) and `replay(rec)` deals it and plays its actions to the record's end. `public_record(agent)`
+is the hand as that seat knows it: every action is public (bids,
+the called card, trump, doubles, cards), so it hides only the other hands. Also on `env.unwrapped`:
+`state()` (with the value item by item once the hand is over),
 `resample_from_infostate(agent, rng)` (a world whose hidden cards are redealt consistently with all the
 agent knows; `RuntimeError` in the very rare case that no consistent deal is found),
 `playout_values(actions, playouts, seed)`, `kernel_state()`, `clone()`.
@@ -181,6 +184,8 @@ class AsserufenEnv(FourHandsEnv):
 
     deck = FRENCH_32
     kernel = kernel
+    action_visibility: dict[str, str] = {}
+    """Every action is seen by every seat (``trick_core.visibility``): no card is played face down."""
 
     def __init__(
         self,

@@ -58,7 +58,8 @@ results never depend on ``num_threads``.
 ``kernel_states()`` / ``load_states(states, rows=None)`` (the ``int64`` kernel state of each row; load
 hands in progress into every row or the listed ones, e.g. ``aec_env.unwrapped.kernel_state()`` after a
 fixed-deal ``reset`` — the way to play given deals, and how the tests compare the two envs; a state
-must come from this game and configuration, which is not checked),
+must come from this game and configuration: every loaded state is checked, ``trick_core.state_check``,
+and a bad one refused with a ``ValueError`` naming the row and the field),
 ``action_to_string``, ``string_to_action``; attributes ``num_envs``, ``num_seats``, ``num_actions``,
 ``obs_size``, ``single_observation_space`` / ``single_action_space`` (the AEC env's spaces),
 ``observation_space`` / ``action_space`` (the batched ones, as in gymnasium's vector envs).

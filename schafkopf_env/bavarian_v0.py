@@ -108,9 +108,11 @@ the legal ones.
 ...}})` fixes the deal (eight cards per agent; `dealer` defaults to 3, so that `player_0` is forehand;
 `{"dealer": d}` alone deals random hands with that dealer). Bad deals raise `ValueError` naming the
 unknown, duplicate or missing card or the wrong count. `game_record()` returns the JSON record and
-`reset(options={"record": rec})` (or `replay(rec)`) restores it. Also on `env.unwrapped`: `state()`,
-`resample_from_infostate(agent, rng)`, `playout_values(actions, playouts, seed)`, `kernel_state()`,
-`clone()`.
+`reset(options={"record": rec})` deals its hand again (the deal only); `replay(rec)` also plays its actions.
+`public_record(agent)` is the hand as
+that seat knows it: every action is public (bids, the called ace, trump, cards), so it hides only the
+other hands. Also on `env.unwrapped`: `state()`, `resample_from_infostate(agent, rng)`,
+`playout_values(actions, playouts, seed)`, `kernel_state()`, `clone()`.
 
 Decisions where the rules are silent are listed, with their reasons, in
 `docs/rules/bavarian_schafkopf.md#decisions-where-the-rules-are-silent` (B1–B11).
@@ -140,6 +142,8 @@ class BavarianSchafkopfEnv(FourHandsEnv):
 
     deck = GERMAN_32
     kernel = kernel
+    action_visibility: dict[str, str] = {}
+    """Every action is seen by every seat (``trick_core.visibility``): no card is played face down."""
 
     def __init__(self, **options: Unpack[EnvOptions]) -> None:
         super().__init__({}, options)

@@ -143,7 +143,10 @@ with ``players=4`` ``hands`` names exactly the three players other than the deal
 the seat before ``player_0`` deals (``player_2``, or ``player_3`` with four), so that ``player_0`` is
 forehand. ``reset(options={"dealer": d})`` alone deals random cards with that dealer. Bad deals raise
 ``ValueError`` naming the unknown, duplicate or missing card or the wrong count. ``game_record()`` returns
-the JSON record and ``reset(options={"record": rec})`` (or ``replay(rec)``) restores it. Also on
+the JSON record; ``reset(options={"record": rec})`` deals its hand again (the deal only) and ``replay(rec)``
+also plays its actions.
+``public_record(agent)`` is the hand as that seat knows it (what an agent in the arena may read): a card
+laid away reads ``discard:?`` to every seat but the declarer (``PalatinateEnv.action_visibility``). Also on
 ``env.unwrapped``: ``state()`` (the full state as JSON-serialisable Python), ``clone()``,
 ``resample_from_infostate(agent, rng)``, ``playout_values(actions, playouts, seed)``, ``kernel_state()``.
 
@@ -169,6 +172,7 @@ from trick_core.cards import FRENCH_32
 from trick_core.deal import DealBuilder, parse_dealer, parse_hands
 from trick_core.env_options import OBSERVATION_TYPES, EnvOptions, check_env_options
 from trick_core.kernel_env import Deal, KernelEnv, make_deal
+from trick_core.visibility import SEEN_BY_ACTOR
 
 GAME = kernel.GAME
 
@@ -178,6 +182,9 @@ class PalatinateEnv(KernelEnv):
 
     kernel = kernel
     deck = FRENCH_32
+    action_visibility = {"discard": SEEN_BY_ACTOR}
+    """Who sees the card of a hidden action (``trick_core.visibility``): the simple game's declarer lays
+    two cards away unseen (rules: the simple game; decision P2). Every other action is public."""
 
     def __init__(
         self,

@@ -43,6 +43,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from . import visibility
 from .checks import check_seed as check_seed  # re-exported: its home before trick_core.checks
 from .env_options import OBSERVATION_TYPES as OBSERVATION_TYPES  # re-exported: their home before env_options
 from .env_options import EnvOptions, checked_env_options
@@ -135,8 +136,12 @@ class TrickTakingEnv(AECEnv):
     # ----------------------------------------------------------------- strings
 
     def action_to_string(self, action: int) -> str:
-        """The fixed string of an action index (each env's docs page lists them)."""
-        if not isinstance(action, (int, np.integer)) or not 0 <= int(action) < len(self.action_names):
+        """The fixed string of an action index (each env's docs page lists them); a non-integer is refused as
+        ``step`` refuses it."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise ActionTypeError(f"{self.game_name}: action must be an integer index, got {type(action).__name__} "
+                                  f"{action!r}")
+        if not 0 <= int(action) < len(self.action_names):
             raise ValueError(f"{self.game_name}: action {action!r} is not in 0..{len(self.action_names) - 1}")
         return self.action_names[int(action)]
 
@@ -251,6 +256,8 @@ class TrickTakingEnv(AECEnv):
                              f"{record.get('deal')!r}")
         if record.get("game") != self.game_name:
             raise ValueError(f"record is of game {record.get('game')!r}, this env plays {self.game_name!r}")
+        if unknown := sorted(map(str, set(record["deal"]) - (DEAL_OPTION_KEYS - {"record"}))):  # as reset() does
+            raise ValueError(f"{self.game_name}: the record's deal has unknown key(s) {unknown}")
         rules_config = self._record_config()
         if record.get("config", rules_config) != rules_config:
             raise ValueError(f"record config {record.get('config')} differs from this env's {rules_config}")
@@ -266,7 +273,11 @@ class TrickTakingEnv(AECEnv):
         if not self._started:
             raise RuntimeError(f"{self.game_name}: reset() must be called before step()")
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:  # free on the common path; a KeyError only once every agent has left
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:
+            self._raise_all_removed("step")
+        if done:
             if action is not None:
                 raise IllegalActionError(f"{agent} is done; step(None) is the only move left, got {action!r}")
             self._was_dead_step(action)
@@ -307,6 +318,9 @@ class TrickTakingEnv(AECEnv):
             self._cumulative_rewards[agent] += float(units)
             self.terminations[agent] = True
         self.agent_selection = self.possible_agents[self._first_seat_after_end()]
+
+    def _raise_all_removed(self, what: str) -> None:  # PettingZoo's loop ends on empty agents; then only reset
+        raise RuntimeError(f"{self.game_name}: every agent is done and removed; call reset() before {what}()")
 
     def _first_seat_after_end(self) -> int:
         return 0
@@ -352,8 +366,9 @@ class TrickTakingEnv(AECEnv):
     def last(self, observe: bool = True):
         """PettingZoo's ``last`` (observation, cumulative reward, termination, truncation, info of the
         agent to act); an explicit error instead of its ``assert``."""
-        if not self._started:
+        if not self.agents:
             self._require_reset("last")
+            self._raise_all_removed("last")
         agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,
@@ -407,27 +422,33 @@ class TrickTakingEnv(AECEnv):
         return {"game": self.game_name, "config": self._record_config(), "deal": self._deal_options(self._deal),
                 "actions": actions, "result": result}
 
-    def public_record(self, agent: str) -> dict[str, Any]:
-        """The record of the hand as ``agent``'s seat knows it: the dealer, its own dealt cards, every
-        action with the cards it could not see written as ``"<kind>:?"`` (``"turn:?"``, ``"discard:?"``,
-        ``"show:?"``), and the result once the hand is over. What an agent may read (``SeatView``)."""
-        seat = self._seat_of(agent)
-        self._require_reset("public_record")
-        record = self.game_record()
-        actions = []
-        for index, (actor, action) in enumerate(self._action_history):
-            name = self.action_names[action]
-            if self._action_hidden_from(seat, index):
-                name = name.partition(":")[0] + ":?"
-            actions.append([self.possible_agents[actor], name])
-        deal = record["deal"]
-        return {"game": record["game"], "config": record["config"], "agent": agent, "dealer": deal.get("dealer"),
-                "hand": deal.get("hands", {}).get(agent, []), "actions": actions, "result": record["result"]}
+    action_visibility: dict[str, str] = {}
+    """Each env's table of who sees the card of which kind of action (``trick_core.visibility``)."""
 
-    def _action_hidden_from(self, seat: int, index: int) -> bool:
-        """Whether the card named by action ``index`` of the history is hidden from ``seat`` (games with
-        hidden actions override this; in the others every action is public)."""
+    def public_actions(self, agent: str | None) -> list[list[str]]:
+        """Every action so far as ``[agent, action string]``, as ``agent``'s seat saw it: the cards it could
+        not see written ``"<kind>:?"`` (``action_visibility``); ``None``: every card (the replay viewer)."""
+        self._require_reset("public_actions")
+        viewer = None if agent is None else self._seat_of(agent)
+        history = [(seat, self.action_names[action]) for seat, action in self._action_history]
+        shown = visibility.public_actions(self.action_visibility, history, viewer, self._teammates)
+        return [[self.possible_agents[seat], name] for (seat, _), name in zip(history, shown, strict=True)]
+
+    def _teammates(self, seat: int, other: int) -> bool:
+        """Whether two seats are partners, for ``SEEN_BY_ACTOR_TEAM`` (a game with such actions overrides it)."""
         return False
+
+    def public_record(self, agent: str) -> dict[str, Any]:
+        """The record of the hand as ``agent``'s seat knows it: the dealer and its own cards as dealt in the
+        hand being played (``state()``'s ``dealer`` and ``dealt_hands``), every action with the cards it could
+        not see written as ``"<kind>:?"`` (``"turn:?"``, ``"discard:?"``, ``"show:?"``: ``public_actions``),
+        and the result once the hand is over. What an agent may read (``SeatView``)."""
+        self._seat_of(agent)  # an unknown agent: ValueError naming it
+        self._require_reset("public_record")
+        record, state = self.game_record(), self.state()
+        return {"game": record["game"], "config": record["config"], "agent": agent,
+                "dealer": state["dealer"], "hand": list(state["dealt_hands"][agent]),
+                "actions": self.public_actions(agent), "result": record["result"]}
 
     def replay(self, record: dict) -> None:
         """Reset to the record's deal and play its actions; raise ``ValueError`` naming the first entry
@@ -450,6 +471,10 @@ class TrickTakingEnv(AECEnv):
                 where = f"record action {index} ({agent}, {action_string!r})"
                 raise ValueError(f"{self.game_name}: {where}: {error}") from None
         expected = record.get("result")
+        numbers = isinstance(expected, list) and all(type(x) in (int, float) for x in expected)  # JSON's numbers
+        if expected is not None and not (numbers and len(expected) == self.num_seats):
+            raise ValueError(f"{self.game_name}: the record's result must be None or a list of {self.num_seats} "
+                             f"numbers (one per seat), got {expected!r}")
         if expected is not None and self.game_record()["result"] != [float(x) for x in expected]:
             raise ValueError(f"replayed result {self.game_record()['result']} differs from record {expected}")
 
@@ -458,6 +483,7 @@ class TrickTakingEnv(AECEnv):
     def clone(self) -> TrickTakingEnv:
         """An independent copy of the env at this moment: every array and container copied (the space
         objects themselves shared), so that nothing done to the copy reaches the original."""
+        self._require_reset("clone")
         new = self._copy_with_arrays(np.copy)
         # Copying a numpy Generator costs ~40-90 us, most of a resample; the clone only needs it if it is
         # reset without a seed, so it keeps the generator's state and rebuilds it then.

@@ -39,7 +39,7 @@ import numpy as np
 from . import drivers
 from .aec import TrickTakingEnv
 from .bits import make_rng, rng_state
-from .checks import positive_int
+from .checks import check_seed, positive_int
 from .compiled_kernel import (
     ADVANCE_SIGNATURE,
     DEAL_RANDOM_SIGNATURE,
@@ -70,12 +70,22 @@ def make_deal(dealer: int, cards: np.ndarray | None, kernel_seed: int | None = N
     return _new_tuple(Deal, (dealer, cards, kernel_seed))
 
 
+KERNEL_SEED_LIMIT = 2**64
+"""A kernel's random stream is seeded with 64 bits (``bits.make_rng``): a larger seed would be taken modulo
+this, so that two different seeds give the same stream."""
+
+
 def seed_of(rng, game: str) -> int:
-    """An integer seed from ``rng``: a ``numpy.random.Generator`` (one draw) or an int seed itself."""
+    """An integer seed from ``rng``: a ``numpy.random.Generator`` (one draw) or an int seed itself, refused
+    as ``reset(seed=...)`` refuses one (``check_seed``: negative, a bool...) or when it has more than the
+    kernel's 64 bits (``KERNEL_SEED_LIMIT``)."""
     if isinstance(rng, np.random.Generator):
         return int(rng.integers(0, 2**63))
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
-        return int(rng)
+        seed = check_seed(rng, game, none_allowed=False)
+        if seed >= KERNEL_SEED_LIMIT:
+            raise ValueError(f"{game}: seed must be below 2**64 (the kernel's stream takes 64 bits), got {seed}")
+        return seed
     raise ValueError(f"{game}: rng must be a numpy.random.Generator or an int seed, got {type(rng).__name__}")
 
 
@@ -176,6 +186,7 @@ class KernelEnv(TrickTakingEnv):
         """The fields every game's ``state()`` opens with, the same in every game: ``game``, ``config``,
         ``phase``, ``dealer`` (a seat index, as in ``reset`` options), ``current_player``, ``hands``,
         ``dealt_hands`` and ``history`` (``tests/core/test_conventions.py``)."""
+        self._require_reset("state")
         s, k, agents = self._state, self.kernel, self.possible_agents
         return {
             "game": self.game_name,
@@ -197,7 +208,9 @@ class KernelEnv(TrickTakingEnv):
         return self.deck.names_of(int(mask))
 
     def kernel_state(self) -> np.ndarray:
-        """A copy of the kernel's ``int64`` state array (its layout: the kernel's ``layout``)."""
+        """A copy of the kernel's ``int64`` state array (its layout: the kernel's ``layout``); a hand must
+        have been dealt (before ``reset`` the array holds no position)."""
+        self._require_reset("kernel_state")
         return self._state.copy()
 
     def _kernel_history(self, state: np.ndarray) -> list[tuple[int, int]]:
@@ -246,6 +259,8 @@ class KernelEnv(TrickTakingEnv):
         game = self.game_name
         if not self._started or self._current_seat() < 0 or self._illegal_seat >= 0:
             raise ValueError(f"{game}: playout_values needs a hand in progress")
+        if isinstance(actions, (str, bytes)) or not isinstance(actions, (list, tuple, np.ndarray)):
+            raise ValueError(f"{game}: actions must be a list of action indices or strings, got {actions!r}")
         indices = [self.string_to_action(a) if isinstance(a, str) else a for a in actions]
         for action in indices:
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not (

@@ -20,11 +20,21 @@ Observations (``observation_mode``):
 - ``"dict"``: ``Dict(observations=Box, action_mask=Box(0, 1, (num_actions,), int8))`` — the layout of
   RLlib's action-masking model (the ``"observations"`` key, plural) and of other masked-model recipes.
 
-Illegal actions raise ``IllegalActionError`` (a ``ValueError``) naming the action and the legal ones.
-Environment checkers that step unmasked random actions (Gymnasium's and SB3's ``check_env``) need
-``illegal_action="terminate"``: the episode then ends with ``illegal_reward`` for the learner. An action
-that is not an integer index (a float, a bool, an array of shape ``(1,)``) is a programming error, not an
-illegal move: it raises ``ActionTypeError`` (a ``TypeError``, and an ``IllegalActionError``) in either mode.
+Illegal moves. By default (``illegal_action="terminate"``, as PettingZoo's classic envs do) an illegal move
+ends the episode with ``illegal_reward`` for the learner, and ``info["illegal_action"]`` set; so Gymnasium's
+and SB3's ``check_env``, which step unmasked random actions, pass on every registered id as it is. The
+default ``illegal_reward`` (None) is the worst settlement a seat can suffer in one hand of the game and
+config (``trick_gym.penalties``: Bavarian −114, Palatinate −1216, Asserufen −1728, Knüffeln −78 with the
+default rules): no legal way of losing is worse, so an unmasked learner has no reason to learn illegal
+moves. ``illegal_action="raise"`` raises ``IllegalActionError`` (a ``ValueError``) naming the action and
+the legal ones instead, for code that must never play one. An action that is not an integer index (a
+float, a bool, an array of shape ``(1,)``) is a programming error, not an illegal move: it raises
+``ActionTypeError`` (a ``TypeError``, and an ``IllegalActionError``) in either mode.
+
+``gymnasium.make(id)`` returns the ``OneSeatEnv`` itself (the ids are registered without Gymnasium's
+order-enforcing and checker wrappers, which forward no attributes in Gymnasium 1.x; the env checks the
+order of ``reset`` and ``step`` itself), so ``env.action_masks()`` works on it. Under wrappers of your own,
+call ``env.unwrapped.action_masks()`` (SB3-contrib finds it through wrappers by itself).
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ from trick_core.env_options import check_illegal_action
 
 from .games import GYM_IDS, check_game, make_aec_env
 from .opponents import resolve_opponents
+from .penalties import worst_settlement
 
 OBSERVATION_MODES = ("vector", "dict")
 MAX_SKIPPED_HANDS = 1000
@@ -68,7 +79,8 @@ class OneSeatEnv(gymnasium.Env):
     """One seat of ``game`` for a single-agent learner (see the module docstring).
 
     ``OneSeatEnv(game, opponents="random", seat=0, observation_mode="vector", observation_type="observation",
-    illegal_action="raise", illegal_reward=-1.0, render_mode=None, **config)``; ``config`` holds the game's
+    illegal_action="terminate", illegal_reward=None, render_mode=None, **config)`` (``illegal_reward`` None:
+    the game's worst settlement, module docstring); ``config`` holds the game's
     rule options, exactly those of its PettingZoo env (``variant=``, ``players=``, ``talk=``, ...).
     ``opponents``: see ``trick_gym.opponents``. ``seat``: the learner's seat, or ``"random"`` for a seat
     drawn from the env's seeded generator for every hand.
@@ -83,16 +95,20 @@ class OneSeatEnv(gymnasium.Env):
         seat: int | str = 0,
         observation_mode: str = "vector",
         observation_type: str = "observation",
-        illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
+        illegal_action: str = "terminate",
+        illegal_reward: float | None = None,
         render_mode: str | None = None,
         **config,
     ) -> None:
         self.game = check_game(game)
-        illegal_reward = check_illegal_action(illegal_action, illegal_reward)
+        if illegal_reward is not None:
+            check_illegal_action(illegal_action, illegal_reward)
         self.aec_env = make_aec_env(game, observation_type=observation_type, render_mode=render_mode, **config)
         """The PettingZoo table the hand is played on (``game_record()``, ``state()`` for analysis)."""
         self.config = dict(self.aec_env.config)
+        if illegal_reward is None:
+            illegal_reward = worst_settlement(self.game, self.config)
+        illegal_reward = check_illegal_action(illegal_action, illegal_reward)
         self.num_seats = self.aec_env.num_seats
         self.seat_choice = check_seat(seat, self.num_seats)
         self.observation_mode = observation_mode
@@ -198,7 +214,11 @@ class OneSeatEnv(gymnasium.Env):
             if agent == learner:
                 break
             relative_seat = (table.agent_name_mapping[agent] - self.seat) % self.num_seats
-            table.step(int(self.opponents[relative_seat - 1].choose(table, agent)))
+            action = self.opponents[relative_seat - 1].choose(table, agent)
+            if type(action) is not int:  # 37.9 is no action: refused, not truncated (ActionTypeError)
+                action = integer_action(action, f"{self.game}: the opponent playing {agent}",
+                                        table.legal_action_strings())
+            table.step(action)
             reward += table.rewards[learner]
         return float(reward)
 
@@ -211,11 +231,13 @@ class OneSeatEnv(gymnasium.Env):
             name = "out of range"
         message = (
             f"{self.game}: illegal action {action!r} ({name}) for the learner ({self._learner}); legal now: "
-            f"{', '.join(legal_names)}. Mask the policy with env.action_masks() or info['action_mask']"
+            f"{', '.join(legal_names)}. Mask the policy with env.action_masks() (env.unwrapped.action_masks() "
+            f"under wrappers) or info['action_mask']"
         )
         if self.illegal_action == "raise":
             raise IllegalActionError(
-                message + "; environment checkers that step random actions need illegal_action='terminate'"
+                message + "; environment checkers that step random actions need illegal_action='terminate' "
+                "(the default)"
             )
         gymnasium.logger.warn(f"{message}. Ending the episode with reward {self.illegal_reward}.")
         self._over = True

@@ -267,7 +267,7 @@ class RolloutEvaluator:
             if take:
                 loaded_rows = free[:take]
                 pairs = np.arange(next_pair, next_pair + take)
-                out = self.env.load_states(states[pairs], rows=loaded_rows)
+                out = self.env.load_states(states[pairs], rows=loaded_rows, _from_this_process=True)
                 pair_of_row[loaded_rows] = pairs
                 forced[loaded_rows] = actions[pairs]
                 next_pair += take

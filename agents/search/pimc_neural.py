@@ -94,7 +94,8 @@ class NeuralPIMCAgent(ActionValueAgent):
         the network was trained on it, read in a batch env from any world consistent with what the seat
         knows (the seat's own view of it is exact; the table may give another ``observation_type``)."""
         world = env.unwrapped.resample_from_infostate(agent, 0).kernel_state()
-        step = self._evaluator(1).env.load_states(world[None, :], rows=np.zeros(1, dtype=np.int64))
+        step = self._evaluator(1).env.load_states(world[None, :], rows=np.zeros(1, dtype=np.int64),
+                                                   _from_this_process=True)
         scores = self.policy.scores(step.observation)[0]
         return int(legal[np.argmax(scores[legal])])
 

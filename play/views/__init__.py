@@ -27,12 +27,13 @@ ACTION_LABELS = {
 """The text of every action string of each game (buttons and the log)."""
 
 
-def table_view(env, viewer: str | None) -> dict:
-    """The table as ``viewer`` may see it; ``viewer=None``: every card (the replay viewer's full mode)."""
+def table_view(env, viewer: str | None, address_viewer: bool = False) -> dict:
+    """The table as ``viewer`` may see it; ``viewer=None``: every card (the replay viewer's full mode).
+    ``address_viewer``: texts call the viewer "You" (the table's player)."""
     base = env.unwrapped
     if viewer is not None and viewer not in base.possible_agents:
         raise ValueError(f"unknown seat {viewer!r}; seats are {base.possible_agents}")
-    context = ViewContext(base, base.state(), viewer)
+    context = ViewContext(base, base.state(), viewer, address_viewer=address_viewer)
     return VIEW_BUILDERS[base.game_name](context)
 
 

@@ -3,13 +3,17 @@
 A *view* is the JSON the browser draws a table from. ``viewer`` is the seat it is built for, or ``None``
 for the replay viewer's "every hand visible" mode. For a seat, a view holds only what that seat may
 know under the rules (the env module docstrings' observation tables say what that is): its own cards,
-the public record of the hand, and nothing else. Each game module adds its own public facts and redacts
-the actions whose card only some seats see (the ``public_action`` function it gives ``log_entries``).
+the public record of the hand, and nothing else. Each game module adds its own public facts. The actions
+come as the viewer saw them from ``env.public_actions(viewer)`` (``ViewContext.actions``): a card the
+viewer did not see reads ``turn:?``, ``show:?``, ``discard:?`` there, by the game's one table of what each
+seat sees (``trick_core.visibility``), the same that writes the public record an agent may read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from trick_core.visibility import is_hidden
 
 from ..catalog import CONTRACT_NAMES, FIXED_ACTION_LABELS, GameInfo, card_label, deck_cards, game_info, suit_name
 
@@ -24,15 +28,25 @@ class ViewContext:
     env: object
     state: dict
     viewer: str | None
+    address_viewer: bool = False
+    """Whether texts name the viewer "You" (the table; the replay viewer names every seat)."""
     info: GameInfo = field(init=False)
     card_names: tuple[str, ...] = field(init=False)
     """Every card name of the pack in play, by card index."""
     cards: frozenset[str] = field(init=False)
+    actions: list[list[str]] = field(init=False)
+    """Every action of the hand as ``[agent, action]``, as the viewer saw it (``env.public_actions``)."""
 
     def __post_init__(self) -> None:
         self.info = game_info(self.env.game_name)
         self.card_names = deck_cards(self.info.name, self.env.config)
         self.cards = frozenset(self.card_names)
+        self.actions = self.env.public_actions(self.viewer)
+
+    def shown_card(self, action: str) -> str | None:
+        """The card an action of ``actions`` names after its ``kind:``; ``HIDDEN_CARD`` where the viewer did
+        not see it (``turn:?``)."""
+        return HIDDEN_CARD if is_hidden(action) else action.partition(":")[2]
 
     def is_card(self, text: str) -> bool:
         return text in self.cards
@@ -59,6 +73,17 @@ class ViewContext:
 
     def card(self, card: str) -> str:
         return card_label(self.deck, card)
+
+    def is_you(self, agent: str | None) -> bool:
+        return self.address_viewer and agent is not None and agent == self.viewer
+
+    def name(self, agent: str | None) -> str:
+        """How texts name a seat: "You" for the viewer at the table, else the seat's name."""
+        return "You" if self.is_you(agent) else str(agent)
+
+    def verb(self, agent: str | None, third_person: str, second_person: str) -> str:
+        """``"player_1 receives"`` but ``"You receive"``: the verb form that agrees with ``name(agent)``."""
+        return second_person if self.is_you(agent) else third_person
 
 
 def base_view(ctx: ViewContext, phase_labels: dict[str, str]) -> dict:
@@ -90,12 +115,17 @@ def base_view(ctx: ViewContext, phase_labels: dict[str, str]) -> dict:
         "log": [],
         "talk": [],
         "result": None,
+        "card_rule": None,
+        "hand_marks": {},
+        "after_silence": [],
     }
 
 
 def seat_entries(ctx: ViewContext, roles: dict[str, list[str]], said: dict[str, str] | None = None,
-                 teams: dict[str, str] | None = None, inactive: set[str] | frozenset = frozenset()) -> list[dict]:
-    """One entry per seat: its cards when the viewer may see them, else only how many it holds."""
+                 teams: dict[str, str] | None = None, inactive: set[str] | frozenset = frozenset(),
+                 hand_order=None) -> list[dict]:
+    """One entry per seat: its cards when the viewer may see them (sorted by ``hand_order(card)``, the
+    game's order under the contract, where given), else only how many it holds."""
     st = ctx.state
     won = tricks_won_by_seat(st["tricks"], ctx.agents)
     points = st.get("points") or {}
@@ -104,7 +134,8 @@ def seat_entries(ctx: ViewContext, roles: dict[str, list[str]], said: dict[str, 
         held = st["hands"][agent]
         entries.append({
             "agent": agent,
-            "cards": list(held) if ctx.is_viewer(agent) else None,
+            "cards": (list(held) if hand_order is None else sorted(held, key=hand_order))
+            if ctx.is_viewer(agent) else None,
             "count": len(held),
             "roles": roles.get(agent, []),
             "said": (said or {}).get(agent),
@@ -169,32 +200,48 @@ def legal_entries(ctx: ViewContext, describe) -> list[dict]:
     return [action_entry(ctx, action, describe) for action in ctx.env.legal_action_strings()]
 
 
-def log_entries(ctx: ViewContext, public_action, describe) -> list[dict]:
-    """The hand's actions in order, each as the viewer may see it."""
-    entries = []
-    for index, (agent, action) in enumerate(ctx.state["history"]):
-        shown = public_action(index, agent, action)
-        entries.append({"agent": agent, "action": shown, "text": describe(shown)})
-    return entries
+def log_entries(ctx: ViewContext, describe) -> list[dict]:
+    """The hand's actions in order, each as the viewer saw it (``ctx.actions``)."""
+    return [{"agent": agent, "action": action, "text": describe(action)} for agent, action in ctx.actions]
 
 
-def add_play(view: dict, ctx: ViewContext, label, prompt, settlement, public_action=None,
-             trick_fields: tuple[str, ...] = (), face_down_first: bool = False) -> dict:
+def add_play(view: dict, ctx: ViewContext, label, prompt, settlement,
+             trick_fields: tuple[str, ...] = (), face_down_first: bool = False, card_rule=None) -> dict:
     """Adds what every view has once its seats and facts are in: the legal moves and the log worded by
-    ``label(ctx, action)`` (the log through ``public_action(index, agent, action)`` where some seats may not
-    see an action), the completed tricks with their ``trick_fields``, the trick in progress (its first card
-    hidden with ``face_down_first``), the line ``prompt(view)`` above the viewer's controls, and
-    ``settlement(ctx)`` once the hand is over."""
+    ``label(ctx, action)`` (the log as the viewer saw it: ``ctx.actions``), the completed tricks with their
+    ``trick_fields``, the trick in progress (its first card hidden with ``face_down_first``), the line
+    ``prompt(view)`` above the viewer's controls, and ``settlement(ctx)`` once the hand is over;
+    ``card_rule(ctx, view)``: why the viewer's other cards are not legal now (the page says it when one is
+    clicked)."""
     describe = lambda action: label(ctx, action)  # noqa: E731
     view["legal"] = legal_entries(ctx, describe)
-    view["log"] = log_entries(ctx, public_action or (lambda _i, _agent, action: action), describe)
+    view["log"] = log_entries(ctx, describe)
     view["tricks"] = completed_tricks(ctx.state, trick_fields)
     view["last_trick"] = view["tricks"][-1] if view["tricks"] else None
     view["trick"] = current_trick(ctx.state, face_down_first=face_down_first)
     view["prompt"] = prompt(view)
+    if card_rule is not None:
+        view["card_rule"] = card_rule(ctx, view)
     if ctx.state["result"] is not None:
         view["result"] = settlement(ctx)
     return view
+
+
+def follow_rule(ctx: ViewContext, view: dict, category, category_name, fallback: str) -> str | None:
+    """Why some of the viewer's cards may not be played now: ``"… was led: you must follow with a trump"``
+    when every legal card is of the led card's ``category(card)`` (its effective suit), else ``fallback``
+    (the game's other restrictions). ``None`` when every card may be played or none is to be played."""
+    legal = {entry["card"] for entry in view["legal"] if entry["verb"] == "play"}
+    hand = set(ctx.state["hands"][ctx.viewer]) if ctx.viewer is not None else set()
+    if not legal or legal >= hand:
+        return None
+    trick = ctx.state["trick"]
+    if trick:
+        led = trick[0][1]
+        if all(category(card) == category(led) for card in legal):
+            return (f"{ctx.card(led)} was led: you must follow with {category_name(category(led))} while you "
+                    "hold one (no obligation to beat it).")
+    return fallback
 
 
 def describe_common(ctx: ViewContext, action: str) -> str | None:

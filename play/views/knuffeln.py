@@ -17,8 +17,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..catalog import FIXED_ACTION_LABELS, KNUFFELN_ACCEPT_LABEL, env_module
-from .common import HIDDEN_CARD, ViewContext, add_play, add_role, base_view, seat_entries, settlement_by_agent
+from trick_core.visibility import HIDDEN, is_hidden
+
+from ..catalog import FIXED_ACTION_LABELS, KNUFFELN_ACCEPT_LABEL, SUIT_LETTERS, env_module
+from .common import (
+    HIDDEN_CARD,
+    ViewContext,
+    action_entry,
+    add_play,
+    add_role,
+    base_view,
+    seat_entries,
+    settlement_by_agent,
+)
 
 PHASES = {
     "dealer_choice": "The dealer's choice",
@@ -38,6 +49,13 @@ RESULT_TEXT = {
     "fled": "won because the other team fled from a face-down lead",
 }
 CARDS_IN_PACK = 48
+TALK_PREFIXES = ("say:", "show:", "token:")
+OLES = ("H2", "C4", "S8", "H9", "D9")
+"""The five Oles, highest first (``docs/rules/knuffeln.md`` section 2)."""
+CHOSEN_ORDER = ("A", "J", "6", "2", "3", "4", "7", "9", "8", "K", "Q", "10", "5")
+"""A chosen suit's cards as the rules rank them: the beaters A > J > 6 > 2 > 3 > 4, the 7 (unbeatable when
+led), the free cards 9 and 8, then K, Q and the exchange card (10; the 5 of Bernhard's pack)."""
+UNCHOSEN_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 
 
 def observation_blocks(players: int) -> dict[str, tuple[int, int]]:
@@ -84,66 +102,85 @@ def knuffeln_view(ctx: ViewContext) -> dict:
     add_role(roles, turner, "led face down")
     teams = {agent: (TEAM_NAMES[team] if team is not None else None) for agent, team in st["teams"].items()}
     talk = [
-        {"agent": agent, "text": knuffeln_label(ctx, shown), "card": shown[5:] if shown.startswith("show:") else None}
-        for agent, shown in ((a, public_talk(ctx, a, u)) for a, u in st["talk"])
+        {"agent": agent, "text": knuffeln_label(ctx, said),
+         "card": ctx.shown_card(said) if said.startswith("show:") else None}
+        for agent, said in talk_as_seen(ctx)
     ]
     said = {entry["agent"]: entry["text"] for entry in talk}
-    view["seats"] = seat_entries(ctx, roles, said=said, teams=teams, inactive=inactive)
+    view["seats"] = seat_entries(ctx, roles, said=said, teams=teams, inactive=inactive,
+                                 hand_order=hand_order(ctx))
     for seat in view["seats"]:
         seat["points"] = None
     view["talk"] = talk
     view["piles"] = knuffeln_piles(ctx)
     view["facts"] = knuffeln_facts(ctx)
+    view["after_silence"] = moves_after_silence(ctx)
     return add_play(view, ctx, knuffeln_label, knuffeln_prompt, knuffeln_settlement,
-                    public_action=lambda i, agent, action: public_action(ctx, i, agent, action),
                     trick_fields=("face_down_accepted",),
-                    face_down_first=turner is not None and not ctx.is_viewer(turner))
+                    face_down_first=turner is not None and is_hidden(last_face_down_lead(ctx)))
 
 
 # ---------------------------------------------------------------------------------------------- hiding
+# What a seat sees of a face-down lead (``turn:C``) and of a half-shown card (``show:C``) is the env's
+# table (``KnuffelnEnv.action_visibility``), applied once for the views and the public record alike:
+# ``ctx.actions`` holds ``turn:?`` and ``show:?`` where the viewer did not see the card.
 
 
-def public_action(ctx: ViewContext, index: int, agent: str, action: str) -> str:
-    """``turn:C`` as ``turn`` until accepted (for all but the turner); ``show:C`` as ``show`` outside the
-    shower's team."""
-    if action.startswith("turn:") and not ctx.is_viewer(agent) and not turn_accepted(ctx.state["history"], index):
-        return "turn"
-    if action.startswith("show:"):
-        return public_talk(ctx, agent, action)
-    return action
+def last_face_down_lead(ctx: ViewContext) -> str:
+    """The latest ``turn:`` action as the viewer saw it (the lead of a trick that lies face down: awaiting
+    its answer, or fled from)."""
+    return next(action for _, action in reversed(ctx.actions) if action.startswith("turn:"))
 
 
-def public_talk(ctx: ViewContext, agent: str, utterance: str) -> str:
-    if utterance.startswith("show:") and not sees_shown_card(ctx, agent):
-        return "show"
-    return utterance
-
-
-def sees_shown_card(ctx: ViewContext, shower: str) -> bool:
-    """A half-shown card reaches the shower's teammates (and the shower); a sitting-out dealer has none."""
-    if ctx.is_viewer(shower):
-        return True
-    teams = ctx.state["teams"]
-    return teams.get(ctx.viewer) is not None and teams.get(ctx.viewer) == teams.get(shower)
-
-
-def turn_accepted(history: list, index: int) -> bool:
-    """Whether the face-down lead at ``history[index]`` was answered with ``accept``."""
-    for _agent, action in history[index + 1:]:
-        if action in ("accept", "flee"):
-            return action == "accept"
-    return False
+def talk_as_seen(ctx: ViewContext) -> list[list[str]]:
+    """The talk of the hand being played (``state()["talk"]``), each utterance as the viewer saw it: the
+    last talk actions of ``ctx.actions`` (a match's earlier hands come before them)."""
+    count = len(ctx.state["talk"])
+    spoken = [entry for entry in ctx.actions if entry[1] == "silent" or entry[1].startswith(TALK_PREFIXES)]
+    return spoken[len(spoken) - count:]
 
 
 # ---------------------------------------------------------------------------------------------- table
 
 
+def hand_order(ctx: ViewContext):
+    """The sort key of a Knüffeln hand, in the order of its trumps (``docs/rules/knuffeln.md`` section 2): the
+    Oles from de Beste down, then the first and the second chosen suit (beaters, 7, free cards, the rest),
+    then the unchosen suits from the ace."""
+    chosen = list(ctx.state["chosen_suits"])
+    letters = SUIT_LETTERS[ctx.deck]
+
+    def key(card: str) -> tuple[int, int]:
+        suit, rank = card[0], card[1:]
+        if card in OLES:
+            return (0, OLES.index(card))
+        if suit in chosen:
+            return (1 + chosen.index(suit), CHOSEN_ORDER.index(rank))
+        return (3 + letters.index(suit), UNCHOSEN_ORDER.index(rank))
+
+    return key
+
+
+def moves_after_silence(ctx: ViewContext) -> list[dict]:
+    """At the viewer's talk turn, the moves it will have once it stays silent (its card play that follows):
+    the page lets a card be clicked at once, staying silent on the way, and highlights the right cards."""
+    if ctx.viewer is None or ctx.state["current_player"] != ctx.viewer or ctx.state["phase"] != "talk":
+        return []
+    if "silent" not in ctx.env.legal_action_strings():
+        return []
+    silent = ctx.env.clone()
+    silent.step(silent.string_to_action("silent"))
+    if silent.state()["current_player"] != ctx.viewer:
+        return []
+    return [action_entry(ctx, action, lambda text: knuffeln_label(ctx, text))
+            for action in silent.legal_action_strings()]
+
+
 def knuffeln_piles(ctx: ViewContext) -> list[dict]:
     st = ctx.state
-    piles = [
-        {"label": "Turned to choose the suits", "cards": list(st["turned"])},
-        {"label": "Face up beside the stock", "cards": list(st["face_up"])},
-    ]
+    # The face-up pile is what was turned to choose the suits, less a card taken for a ten and with that ten:
+    # each card is shown once, where it lies now (the turned cards are named in the facts).
+    piles = [{"label": "Face up beside the stock", "cards": list(st["face_up"])}]
     stock = list(st["stock"])
     if ctx.sees_all:
         shown = stock
@@ -164,12 +201,15 @@ def knuffeln_facts(ctx: ViewContext) -> list[list[str]]:
     st = ctx.state
     first, second = st["chosen_suits"]
     facts = [["Chosen suits", f"{ctx.suit(first)} (first), {ctx.suit(second)}"]]
+    if st["exchanges"]:
+        facts.append(["Turned", ", ".join(st["turned"])])
     if st["dealer_choice"] is not None:
         facts.append(["Dealer", f"{ctx.agents[st['dealer']]} "
                       f"{'plays alone' if st['dealer_choice'] == 'play_alone' else 'sits out'}"])
     for exchange in st["exchanges"]:
         what = "ten exchange" if exchange["kind"] == "ten" else "Ole exchange"
-        facts.append(["Exchange", f"{exchange['agent']} gave {exchange['gave']} for {exchange['took']} ({what})"])
+        who = ctx.name(exchange["agent"])
+        facts.append(["Exchange", f"{who} gave {exchange['gave']} for {exchange['took']} ({what})"])
     if st["phase"] == "ole_exchange" and not ctx.sees_all:
         for card in observed_cards(ctx, "ole_on_offer"):
             facts.append(["Ole on offer", card])
@@ -190,9 +230,9 @@ def knuffeln_label(ctx: ViewContext, action: str) -> str:
     if head == "token":
         return f"Token {tail}"
     if head == "turn":
-        return f"Lead face down: {tail}" if tail else "Lead face down: a card"
+        return "Lead face down: a card" if tail in ("", HIDDEN) else f"Lead face down: {tail}"
     if head == "show":
-        return f"Half-show: {tail}" if tail else "Half-show: a card (to the partner)"
+        return "Half-show: a card (to the partner)" if tail in ("", HIDDEN) else f"Half-show: {tail}"
     if head == "exchange":
         return f"Take {tail} for your ten"
     if action == "accept":
@@ -209,7 +249,7 @@ def knuffeln_prompt(view: dict) -> str | None:
         return None
     verbs = {entry["verb"] for entry in view["legal"]}
     if view["phase"] == "talk":
-        return "Talk to your partner before you lead or play (or stay silent)"
+        return "Play a card (you stay silent), or talk to your partner first"
     if "turn" in verbs:
         return "Lead a card: face up, or face down (drehen) to raise the stake"
     return {
@@ -227,7 +267,8 @@ def knuffeln_settlement(ctx: ViewContext) -> dict:
     settlement = settlement_by_agent(ctx, result["settlement"])
     team = result["winning_team"]
     members = [agent for agent, t in st["teams"].items() if t == team]
-    lines = [f"{TEAM_NAMES[team]} ({', '.join(members)}) {RESULT_TEXT[result['kind']]}.",
+    names = ", ".join(ctx.name(agent) for agent in members)
+    lines = [f"{TEAM_NAMES[team]} ({names}) {RESULT_TEXT[result['kind']]}.",
              f"Tricks: {TEAM_NAMES[0]} {st['tricks_won'][0]}, {TEAM_NAMES[1]} {st['tricks_won'][1]}."]
     turns = st["accepted_turns"]
     lines.append(f"Each loser pays each winner {result['units']} unit{'s' if result['units'] != 1 else ''}"

@@ -5,7 +5,8 @@ What a seat may not see (each env's module docstring, "Observation"):
 - Bavarian: the other hands; who holds the called ace until it is public (the holder knows it).
 - Palatinate: the other hands; the skat (only a simple-game declarer, who takes it up, ever sees it; a
   solo's skat is shown to nobody, not even at the end); the cards a simple-game declarer lays away
-  (``discard:C`` is shown to the declarer only).
+  (``discard:C`` is shown to the declarer only: ``PalatinateEnv.action_visibility``, applied in
+  ``ViewContext.actions``).
 - Asserufen: the other hands; the partner until the partnership is public (the partner knows it).
 
 Everything else (bids, calls, trump, doubles, schenken, every card played) is public. The declarer
@@ -15,7 +16,9 @@ settlement, once the hand is over.
 
 from __future__ import annotations
 
-from ..catalog import CONTRACT_NAMES, FIXED_ACTION_LABELS
+from schafkopf_env.trumps import EFFECTIVE_SUIT, TRICK_POWER, TRUMP, TRUMP_ORDER, TRUMP_WENZ
+
+from ..catalog import CONTRACT_NAMES, FIXED_ACTION_LABELS, SUIT_LETTERS
 from .common import (
     HIDDEN_CARD,
     ViewContext,
@@ -23,10 +26,15 @@ from .common import (
     add_role,
     base_view,
     describe_common,
+    follow_rule,
     seat_entries,
     settlement_by_agent,
     signed,
 )
+
+COURT_RANKS = (3, 4)
+"""Rank indices of the Obers and Unters (Queens and Jacks) in the shared 32-card layout (``schafkopf_env.trumps``)."""
+HEARTS_KIND = 2
 
 # ---------------------------------------------------------------------------------------------- Bavarian
 
@@ -62,14 +70,14 @@ def bavarian_facts(ctx: ViewContext, partner: str | None) -> list[list[str]]:
     contract = st["contract"]
     if contract is None:
         return []
-    facts = [["Contract", CONTRACT_NAMES[contract]], ["Declarer", st["declarer"]]]
+    facts = [["Contract", contract_title(ctx)], ["Declarer", ctx.name(st["declarer"])]]
     trump = st["trump"]
     if contract in ("wenz", "wenz_tout"):
         facts.append(["Trumps", "the four Unters only"])
     elif trump is not None:
         facts.append(["Trumps", f"Obers, Unters and {ctx.suit(trump)}"])
     if st["called_suit"] is not None:
-        add_called_facts(facts, f"the {ctx.suit(st['called_suit'])} Sau", "ace", partner)
+        add_called_facts(facts, f"the {ctx.suit(st['called_suit'])} Sau", "ace", partner, ctx)
     return facts
 
 
@@ -82,21 +90,22 @@ def bavarian_settlement(ctx: ViewContext) -> dict:
         return thrown_in(settlement, "Everybody passed: the hand is thrown in and nobody pays.")
     declarer, laufende = st["declarer"], st["laufende"]
     side = [declarer] + ([st["partner"]] if st["partner"] is not None else [])
-    side_text = " and ".join(side)
+    side_text = " and ".join(ctx.name(agent) for agent in side)
     if contract == "sie":
         won, value = True, 20 + 4 * laufende
-        lines = [f"{declarer} holds all Obers and Unters: a Sie wins at once.",
+        holds = ctx.verb(declarer, "holds", "hold")
+        lines = [f"{ctx.name(declarer)} {holds} all Obers and Unters: a Sie wins at once.",
                  f"Value: Sie 20 + {laufende} Laufende × 4 = {value} units."]
     elif contract in TOUTS:
         won = not st["tout_lost"] and st["declarer_side_tricks"] == 8
         value = 10 + 2 * laufende
         outcome = "took all eight tricks: won" if won else "lost a trick: lost"
-        lines = [f"{CONTRACT_NAMES[contract]}: {declarer} had to take every trick and {outcome}.",
+        lines = [f"{contract_title(ctx)}: {ctx.name(declarer)} had to take every trick and {outcome}.",
                  f"Value: Tout 10 + {laufende} Laufende × 2 = {value} units."]
     else:
         points, tricks = st["declarer_side_points"], st["declarer_side_tricks"]
         won = points >= 61
-        parts = [(CONTRACT_NAMES[contract].split(" (")[0], BAVARIAN_BASE_VALUE[contract])]
+        parts = [(contract_title(ctx), BAVARIAN_BASE_VALUE[contract])]
         if tricks in (0, 8):
             parts.append(("Schwarz", 2))
         elif points >= 91 or 120 - points >= 90:
@@ -105,12 +114,18 @@ def bavarian_settlement(ctx: ViewContext) -> dict:
             parts.append((f"{laufende} Laufende", laufende))
         value = sum(units for _, units in parts)
         verdict = "won (61 needed)" if won else "lost (61 needed)"
-        lines = [f"The declarer's side ({side_text}) took {points} card points in {tricks} tricks: {verdict}.",
-                 "Value: " + " + ".join(f"{name} {units}" for name, units in parts) + f" = {value} units."]
+        lines = [f"The declarer's side ({side_text}) took {points} card points in {plural(tricks, 'trick')}: "
+                 f"{verdict}.",
+                 value_formula(parts, False, 0, value)]
+        if laufende:
+            top = ctx.card_names[int(TRUMP_ORDER[trump_kind(ctx), 0])]
+            holders = "the declarer's side" if laufende_with(ctx, side) else "the opponents"
+            lines.append(f"Laufende: {holders} held the top {laufende} trumps in an unbroken run from the "
+                         f"{ctx.card(top)}, worth 1 each.")
     if st["called_suit"] is not None:
-        lines.append(f"Each winner receives {value}, each loser pays {value}.")
+        lines.append(f"Each winner receives {units_text(value)}, each loser pays {units_text(value)}.")
     else:
-        lines.append(solo_payments(won, value))
+        lines.append(solo_payments(ctx, declarer, won, value))
     return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines}
 
 
@@ -153,23 +168,18 @@ def palatinate_view(ctx: ViewContext) -> dict:
     add_role(roles, declarer if st["contract"] else None, "declarer")
     said = {agent: bid_label(bid) for agent, bid in st["bids_round_one"].items()}
     said.update({agent: bid_label(bid) for agent, bid in st["bids_round_two"].items()})
-    view["seats"] = seat_entries(ctx, roles, said=said, inactive=sitting_out)
+    view["seats"] = seat_entries(ctx, roles, said=said, inactive=sitting_out, hand_order=hand_order(ctx))
     view["facts"] = palatinate_facts(ctx)
     view["piles"] = palatinate_piles(ctx)
+    view["hand_marks"] = palatinate_hand_marks(ctx)
     return add_play(view, ctx, palatinate_label, prompt_from(PALATINATE_PROMPTS), palatinate_settlement,
-                    public_action=lambda _i, agent, action: palatinate_public_action(ctx, agent, action))
-
-
-def palatinate_public_action(ctx: ViewContext, agent: str, action: str) -> str:
-    """A laid-away card is seen by the declarer who lays it away, no one else."""
-    if action.startswith("discard:") and not ctx.is_viewer(agent):
-        return "discard"
-    return action
+                    card_rule=schafkopf_card_rule)
 
 
 def palatinate_label(ctx: ViewContext, action: str) -> str:
-    if action.startswith("discard:"):
-        return f"Lay away {ctx.card(action[8:])}"
+    if action.startswith("discard:"):  # ``discard:?`` to all but the declarer (``ctx.actions``)
+        card = ctx.shown_card(action)
+        return PALATINATE_LABELS["discard"] if card is HIDDEN_CARD else f"Lay away {ctx.card(card)}"
     return PALATINATE_LABELS.get(action) or describe_common(ctx, action) or action
 
 
@@ -185,14 +195,21 @@ def palatinate_piles(ctx: ViewContext) -> list[dict]:
         cards = list(st["skat"]) if ctx.sees_all else [HIDDEN_CARD] * len(st["skat"])
         label = "Skat" if st["contract"] is None or ctx.sees_all else "Skat (stays hidden)"
         return [{"label": label, "cards": cards}]
-    piles = []
-    if ctx.is_viewer(taker):
-        piles.append({"label": f"Skat taken up by {taker}", "cards": list(st["skat"])})
-    discards = list(st["discards"])
-    if discards:
-        shown = discards if ctx.is_viewer(taker) else [HIDDEN_CARD] * len(discards)
-        piles.append({"label": f"Laid away by {taker}", "cards": shown})
+    piles = []  # the skat taken up is in the taker's hand now (marked there while laying away), not a pile
+    shown = [ctx.shown_card(action) for _, action in ctx.actions if action.startswith("discard:")]
+    if shown:  # the cards laid away, as the viewer saw them (``ctx.actions``)
+        label = "Laid away by you (they count for you)" if ctx.is_you(taker) else f"Laid away by {taker}"
+        piles.append({"label": label, "cards": shown})
     return piles
+
+
+def palatinate_hand_marks(ctx: ViewContext) -> dict[str, str]:
+    """While the skat's taker lays away, the cards it took up from the skat (the taker's own view only)."""
+    st = ctx.state
+    taker = simple_game_declarer(st)
+    if taker is None or st["phase"] != "discard" or not ctx.is_viewer(taker):
+        return {}
+    return {card: "from the skat" for card in st["skat"] if card in st["hands"][taker]}
 
 
 def palatinate_facts(ctx: ViewContext) -> list[list[str]]:
@@ -235,17 +252,23 @@ def palatinate_settlement(ctx: ViewContext) -> dict:
     schneider = value // multiplier - sum(units for _, units in parts)
     if schneider:
         parts.insert(1, ("schneider", schneider))
-    skat_note = "the two cards laid away count" if contract == "simple" else "the hidden skat counts"
-    lines = [f"{declarer} played {CONTRACT_NAMES[contract]}: {'won' if won else 'lost'}.",
-             f"{declarer} took {st['points'][declarer]} card points in {declarer_tricks} tricks; "
-             f"{skat_note} for the declarer too (61 win)."]
+    trick_points = st["points"][declarer]
+    extra = result["declarer_card_points"] - trick_points
+    extra_note = "the two cards laid away" if contract == "simple" else "the skat (its cards stay hidden)"
+    lines = [f"{ctx.name(declarer)} played {CONTRACT_NAMES[contract]}: {'won' if won else 'lost'}.",
+             f"{ctx.name(declarer)} took {trick_points} card points in {plural(declarer_tricks, 'trick')}, "
+             f"and {extra} in {extra_note}: {result['declarer_card_points']} in all (61 needed to win; a side "
+             "under 30 is schneider)."]
     if st["schenken_answer"] == "accept":
         lines.append("The opponents gave up (schenken) and the declarer accepted: won without schneider.")
     elif st["schenken_answer"] == "refuse":
         lines.append("The declarer refused the schenken and had to make the opponents schneider.")
+    if result["hoch"]:
+        lines.append(hoch_line(ctx, result["hoch"], {declarer}))
     lines.append(value_formula(parts, du_factor == 2, st["doublings"], value))
-    others = [agent for agent in ctx.agents if agent != declarer]
-    lines.append(f"{declarer} {'receives' if won else 'pays'} {value} {'from' if won else 'to'} each of the "
+    others = [agent for agent in ctx.agents if agent != declarer and settlement[agent]]
+    pays = ctx.verb(declarer, "receives", "receive") if won else ctx.verb(declarer, "pays", "pay")
+    lines.append(f"{ctx.name(declarer)} {pays} {units_text(value)} {'from' if won else 'to'} each of the "
                  f"other {len(others)} players: {signed(settlement[declarer])} in all.")
     return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
             "parts": [list(part) for part in parts], "factor": multiplier}
@@ -301,7 +324,7 @@ def asserufen_facts(ctx: ViewContext, partner: str | None) -> list[list[str]]:
     st = ctx.state
     facts = contract_facts(ctx)
     if st["called_card"] is not None:
-        add_called_facts(facts, ctx.card(st["called_card"]), "card", partner)
+        add_called_facts(facts, ctx.card(st["called_card"]), "card", partner, ctx)
     add_doubling_facts(facts, st["doublers"])
     return facts
 
@@ -314,21 +337,24 @@ def asserufen_settlement(ctx: ViewContext) -> dict:
     if score is None:
         return thrown_in(settlement, "All four said weg: the hand is thrown in and nobody pays.")
     declarer, contract, won, value = st["declarer"], st["contract"], bool(score["declarer_won"]), score["value"]
-    side = declarer if st["partner"] is None else f"{declarer} and {st['partner']}"
+    side = ctx.name(declarer) if st["partner"] is None else f"{ctx.name(declarer)} and {ctx.name(st['partner'])}"
     parts = [("game", score["game"])] + [
         (name, score[name]) for name in ("hearts", "schneider", "schwarz") if score[name]
     ]
     if score["hoch"]:
         parts.append(("hoch", score["hoch"]))
-    lines = [f"{CONTRACT_NAMES[contract]} of {declarer}: the declarer's side ({side}) took "
-             f"{score['declarer_side_points']} card points in {score['declarer_side_tricks']} tricks: "
-             f"{'won' if won else 'lost'}.",
-             value_formula(parts, score["du_factor"] > 1, score["doublings"], value)]
+    lines = [f"{CONTRACT_NAMES[contract]}, declared by {ctx.name(declarer)}: the declarer's side ({side}) took "
+             f"{score['declarer_side_points']} card points in {plural(score['declarer_side_tricks'], 'trick')}: "
+             f"{'won' if won else 'lost'}."]
+    if score["hoch"]:
+        side_seats = {declarer} | ({st["partner"]} if st["partner"] is not None else set())
+        lines.append(hoch_line(ctx, score["hoch"], side_seats))
+    lines.append(value_formula(parts, score["du_factor"] > 1, score["doublings"], value))
     if contract == "ace_call":
-        lines.append(f"Declarer and partner each {'receive' if won else 'pay'} {value}; "
-                     f"each opponent {'pays' if won else 'receives'} {value}.")
+        lines.append(f"Declarer and partner each {'receive' if won else 'pay'} {units_text(value)}; "
+                     f"each opponent {'pays' if won else 'receives'} {units_text(value)}.")
     else:
-        lines.append(solo_payments(won, value))
+        lines.append(solo_payments(ctx, declarer, won, value))
     return {"settlement": settlement, "value": value, "declarer_won": won, "lines": lines,
             "parts": [list(part) for part in parts], "factor": score["du_factor"] * 2 ** score["doublings"]}
 
@@ -349,9 +375,9 @@ def partnership_view(ctx: ViewContext, phases: dict[str, str], facts, label, pro
     add_role(roles, st["declarer"] if st["contract"] else None, "declarer")
     add_role(roles, partner, "partner")
     said = {agent: bid_label(bid) for agent, bid in st["bids"].items() if bid is not None}
-    view["seats"] = seat_entries(ctx, roles, said=said)
+    view["seats"] = seat_entries(ctx, roles, said=said, hand_order=hand_order(ctx))
     view["facts"] = facts(ctx, partner)
-    return add_play(view, ctx, label, prompt_from(prompts), settlement)
+    return add_play(view, ctx, label, prompt_from(prompts), settlement, card_rule=schafkopf_card_rule)
 
 
 def contract_facts(ctx: ViewContext) -> list[list[str]]:
@@ -360,25 +386,34 @@ def contract_facts(ctx: ViewContext) -> list[list[str]]:
     facts = []
     if st["contract"] is not None:
         facts.append(["Contract", CONTRACT_NAMES[st["contract"]]])
-        facts.append(["Declarer", st["declarer"]])
+        facts.append(["Declarer", ctx.name(st["declarer"])])
     if st["trump"] is not None:
         facts.append(["Trumps", f"Queens, Jacks and {ctx.suit(st['trump'])}"])
     return facts
 
 
-def add_called_facts(facts: list[list[str]], called: str, kind: str, partner: str | None) -> None:
+def add_called_facts(facts: list[list[str]], called: str, kind: str, partner: str | None, ctx: ViewContext) -> None:
     """The called card, and the partner where the view may show it (Bavarian, Asserufen)."""
     facts.append(["Called", called])
-    facts.append(["Partner", partner if partner is not None else f"secret (the holder of the called {kind})"])
+    facts.append(["Partner", ctx.name(partner) if partner is not None else f"secret (the holder of the called {kind})"])
 
 
 def thrown_in(settlement: dict[str, float], line: str) -> dict:
     return {"settlement": settlement, "value": 0, "declarer_won": None, "lines": [line]}
 
 
-def solo_payments(won: bool, value: int) -> str:
-    return (f"The declarer {'receives' if won else 'pays'} {3 * value} (3 × {value}); "
-            f"each opponent {'pays' if won else 'receives'} {value}.")
+def solo_payments(ctx: ViewContext, declarer: str, won: bool, value: int) -> str:
+    pays = ctx.verb(declarer, "receives", "receive") if won else ctx.verb(declarer, "pays", "pay")
+    return (f"{ctx.name(declarer)} (the declarer) {pays} {units_text(3 * value)} (3 × {value}); "
+            f"each opponent {'pays' if won else 'receives'} {units_text(value)}.")
+
+
+def units_text(units: int) -> str:
+    return plural(units, "unit")
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def bid_label(bid: str) -> str:
@@ -386,16 +421,19 @@ def bid_label(bid: str) -> str:
 
 
 def value_formula(parts: list[tuple[str, int]], du: bool, doublings: int, value: int) -> str:
-    """``"Value: game 1 + hearts 1 + hoch 3 = 5, × 2 (Du), × 4 (2 doublings) = 40."``: the Palatinate
-    value table (the same for Asserufen)."""
-    formula = " + ".join(f"{name} {units}" for name, units in parts) + f" = {sum(units for _, units in parts)}"
+    """``"Value: game 1 + hearts 1 + hoch 3 = 5, × 2 (Du), × 4 (2 doublings) = 40 units."``: the Palatinate
+    value table (the same for Asserufen; Bavarian without Du and doublings). A single part is not summed
+    (``"Value: Sauspiel 1 unit."``)."""
+    formula = " + ".join(f"{name} {units}" for name, units in parts)
+    if len(parts) > 1:
+        formula += f" = {sum(units for _, units in parts)}"
     if du:
         formula += ", × 2 (Du)"
     if doublings:
         formula += f", × {2 ** doublings} ({doublings} doubling{'s' if doublings > 1 else ''})"
     if du or doublings:
         formula += f" = {value}"
-    return f"Value: {formula}."
+    return f"Value: {formula} {'unit' if value == 1 else 'units'}."
 
 
 def add_doubling_facts(facts: list[list[str]], doublers: list[str]) -> None:
@@ -408,3 +446,94 @@ def add_doubling_facts(facts: list[list[str]], doublers: list[str]) -> None:
 def prompt_from(prompts: dict[str, str]):
     """The line above the viewer's controls when it is the viewer's turn: the phase's line in ``prompts``."""
     return lambda view: prompts.get(view["phase"], "Your move") if view["legal"] else None
+
+
+# ---------------------------------------------------------------------------------------------- card order
+
+
+def trump_kind(ctx: ViewContext) -> int | None:
+    """The trump kind of ``schafkopf_env.trumps`` once the contract fixes it; ``None`` before."""
+    st = ctx.state
+    contract = st["contract"]
+    if ctx.info.name == "bavarian":
+        if contract in ("wenz", "wenz_tout"):
+            return TRUMP_WENZ
+        if contract in ("rufer", "sie"):
+            return HEARTS_KIND
+    if st["trump"] is not None:
+        return SUIT_LETTERS[ctx.deck].index(st["trump"])
+    return None
+
+
+def hand_order(ctx: ViewContext):
+    """The sort key of a hand: the trumps first from the highest, then each plain suit from its ace
+    (``docs/rules``: Bavarian Obers and Unters, then the trump suit; Wenz the Unters; Palatinate Queens and
+    Jacks). Before the trump suit is known the permanent trumps (Palatinate: Queens and Jacks; a Bavarian
+    Solo's Obers and Unters) come first and the suits follow in the pack's order; with no contract at all
+    (Bavarian bidding) the hand is sorted by suit."""
+    index = {name: i for i, name in enumerate(ctx.card_names)}
+    kind = trump_kind(ctx)
+    courts_first = kind is None and (ctx.info.name != "bavarian" or ctx.state["contract"] is not None)
+
+    def key(card: str) -> tuple[int, int]:
+        i = index[card]
+        if kind is None:
+            suit, rank = divmod(i, 8)
+            if courts_first and rank in COURT_RANKS:
+                return (0, -int(TRICK_POWER[HEARTS_KIND, i]))
+            return (1 + suit, rank)
+        suit = int(EFFECTIVE_SUIT[kind, i])
+        return (0 if suit == TRUMP else 1 + suit, -int(TRICK_POWER[kind, i]))
+
+    return key
+
+
+def schafkopf_card_rule(ctx: ViewContext, view: dict) -> str | None:
+    """Why a card is not legal now: following the led (effective) suit, else the called card's rules."""
+    kind = trump_kind(ctx)
+    if kind is None:
+        return None
+    index = {name: i for i, name in enumerate(ctx.card_names)}
+    letters = SUIT_LETTERS[ctx.deck]
+
+    def category(card: str) -> int:
+        return int(EFFECTIVE_SUIT[kind, index[card]])
+
+    def category_name(suit: int) -> str:
+        return "a trump" if suit == TRUMP else f"a {ctx.suit(letters[suit])} card"
+
+    called = {"bavarian": "the called Sau", "asserufen": "the called card"}.get(ctx.info.name)
+    fallback = ("Only the highlighted cards may be played now: "
+                + (f"{called} may not be led away from or thrown off while its suit is unplayed (rules, section on "
+                   "the called card)." if called else "follow the led suit if you can."))
+    return follow_rule(ctx, view, category, category_name, fallback)
+
+
+def contract_title(ctx: ViewContext) -> str:
+    """The contract as Bavarian players name it: ``"Sauspiel"``, ``"Herz-Solo"``, ``"Eichel-Solo Tout"``."""
+    st = ctx.state
+    contract = st["contract"]
+    if contract in ("solo", "solo_tout") and st["trump"] is not None:
+        return f"{ctx.suit(st['trump'])}-{CONTRACT_NAMES[contract]}"
+    return CONTRACT_NAMES[contract].split(" (")[0]
+
+
+def laufende_with(ctx: ViewContext, side: list[str]) -> bool:
+    """Whether the declarer's side held the Laufende (else the opponents did): who was dealt the top trump."""
+    top = ctx.card_names[int(TRUMP_ORDER[trump_kind(ctx), 0])]
+    return any(top in ctx.state["dealt_hands"][agent] for agent in side)
+
+
+def hoch_line(ctx: ViewContext, hoch: int, side: set[str]) -> str:
+    """``hoch N`` explained: which top trumps, held by which side at the start (``docs/rules/
+    palatinate_schafkopf.md`` section 1.5: the declarer's dealt hand and the skat, the partner's in an ace call).
+    Shown once the hand is over, as the players' cards are at the end."""
+    kind = trump_kind(ctx)
+    tops = [ctx.card_names[int(TRUMP_ORDER[kind, k])] for k in range(hoch)]
+    st = ctx.state
+    held_by_side = {card for agent in side for card in st["dealt_hands"][agent]} | set(st.get("skat") or ())
+    held = tops[0] in held_by_side
+    cards = ", ".join(ctx.card(card) for card in tops)
+    who = "The declarer's side" if held else "The opponents"
+    return (f"Hoch {hoch} ({'with' if held else 'without'} {hoch}): {who} held the "
+            f"{hoch} top trumps in a row ({cards}); each adds 1 to the value, won or lost.")
