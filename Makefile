@@ -1,5 +1,9 @@
 # Two commands on a fresh machine:  `make run` (the bots' tournament)  and  `make test`.
 PYTHON ?= python3
+# The index torch comes from: empty for PyPI (the CUDA build on Linux); https://download.pytorch.org/whl/cpu for
+# the CPU build.
+TORCH_INDEX ?=
+TORCH_FROM := $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -9,9 +13,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	# torch is pinned: an unpinned install may pull a multi-GB CUDA build where a CPU build is wanted.
-	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,torch,play,sb3,torchrl,tianshou,ray]'
+	# torch is pinned so that every install tests the same version; TORCH_INDEX picks the build (see above).
+	$(PY) -m pip install --quiet torch==2.13.0 $(TORCH_FROM)
+	$(PY) -m pip install --quiet -e '.[dev,torch,play,plot,sb3,torchrl,tianshou,ray]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -30,7 +34,7 @@ RLLIB_STAMP := $(RLLIB_VENV)/.installed
 $(RLLIB_STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(RLLIB_VENV)
 	$(RLLIB_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(RLLIB_VENV)/bin/python -m pip install --quiet torch==2.13.0
+	$(RLLIB_VENV)/bin/python -m pip install --quiet torch==2.13.0 $(TORCH_FROM)
 	$(RLLIB_VENV)/bin/python -m pip install --quiet -e '.[dev,rllib]'
 	touch $(RLLIB_STAMP)
 

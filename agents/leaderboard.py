@@ -67,8 +67,9 @@ def print_leaderboard(summary: dict, console=None) -> None:
 
 def save_plot(summary: dict, path: str) -> None:
     """A PNG: every agent's units per hand with its 95% interval, and every pairwise difference."""
-    import matplotlib
+    from trick_core.extras import require
 
+    matplotlib = require("plot", "matplotlib", "a plot of the results")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

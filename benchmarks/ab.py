@@ -30,6 +30,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from trick_core.output_paths import check_output_file
+
 from .compare import QUICK
 from .timing import GAMES, check_games
 
@@ -157,6 +159,8 @@ def summarise(old: list[float], new: list[float]) -> dict:
 
 def check(args: Args) -> None:
     """The options, checked before a worker starts: ``ValueError`` naming the first bad one."""
+    if args.json is not None:
+        check_output_file(args.json, "--json")
     for side in ("old", "new"):
         if not Path(getattr(args, side)).is_dir():
             raise ValueError(f"--{side} {getattr(args, side)!r} is not a folder (a checkout to measure)")
@@ -226,6 +230,6 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

@@ -20,6 +20,7 @@ import numpy as np
 
 import agents
 from benchmarks.timing import check_games, check_positive
+from trick_core.output_paths import check_output_file
 from trick_core.registry import GAME_NAMES as GAMES
 from trick_core.registry import make_env
 
@@ -77,6 +78,8 @@ def milliseconds_per_decision(game: str, spec: str, tables: list) -> float:
 def check(args: Args) -> None:
     """The options, checked before a position is played: ``ValueError`` naming the first bad one (every agent
     is built once for every game here; none decides)."""
+    if args.json is not None:
+        check_output_file(args.json, "--json")
     check_positive(args, "positions")
     check_games(args.games, GAMES)
     for game in args.games:
@@ -99,9 +102,9 @@ def run(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    arguments = checked(tyro.cli(Args), check)
+    arguments = checked(tyro.cli(Args, prog=command_prog()), check)
     measured = run(arguments)
     text = json.dumps(measured, indent=1)
     print(text)

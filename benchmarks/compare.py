@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numba
 
+from trick_core.output_paths import check_output_file, check_plot_file
+
 from . import anchors, ours, reference_hands, scaling, startup
 from .timing import GAMES, check_games, machine
 
@@ -44,8 +46,19 @@ TARGETS = {
     "bavarian_batch_env_steps_per_second_all_threads": 1_000_000.0,
 }
 BATCH_SIZE = 4096
-PLOT = "benchmarks/scaling.png"
-"""The full run's scaling plot: the figure of ``docs/benchmarks.md``, tracked in git."""
+CHECKOUT = Path(__file__).resolve().parent.parent
+PLOT = CHECKOUT / "benchmarks" / "scaling.png"
+"""The full run's scaling plot: the figure of ``docs/benchmarks.md``, tracked in git (in the checkout the
+code runs from, wherever the command is started)."""
+
+
+def default_plot(quick: bool) -> Path | None:
+    """Where a run writes its scaling plot when ``--plot`` is not given: ``PLOT`` on a full run from a source
+    checkout (whose ``docs/benchmarks.md`` shows it); none on a ``--quick`` run (its short sweep would
+    replace the figure) or from an installed package (no docs page to refresh; ``--plot PATH`` asks)."""
+    if quick or not (CHECKOUT / "docs" / "benchmarks.md").is_file():
+        return None
+    return PLOT
 
 
 @dataclass
@@ -57,8 +70,9 @@ class Args:
     json: str | None = None
     """write every figure, the ratios and the targets as JSON here"""
     plot: str | None = None
-    """write the scaling plot (PNG) here; empty to skip (default: benchmarks/scaling.png, the figure of
-    docs/benchmarks.md, on a full run; none on a --quick run, whose short sweep would replace it)"""
+    """write the scaling plot (PNG) here; empty to skip (default on a full run from a source checkout: its
+    benchmarks/scaling.png, the figure of docs/benchmarks.md; none on a --quick run, whose short sweep would
+    replace it, or from an installed package)"""
     markdown: str | None = None
     """write the tables of docs/benchmarks.md here"""
     games: tuple[str, ...] = GAMES
@@ -113,10 +127,17 @@ def _say(text: str) -> None:
 def check(args: Args) -> None:
     """The options, checked before anything is measured: ``ValueError`` naming the first bad one."""
     check_games(args.games, GAMES)
-    for name in ("json", "plot", "markdown"):
-        path = getattr(args, name)
-        if path is not None and not Path(path).resolve().parent.is_dir():
-            raise ValueError(f"--{name} {path!r}: its folder does not exist")
+    for name in ("json", "markdown"):
+        if getattr(args, name) is not None:
+            check_output_file(getattr(args, name), f"--{name}")
+    plot = plot_path(args)
+    if plot is not None:
+        check_plot_file(plot, "--plot" if args.plot else "the default --plot")
+
+
+def plot_path(args: Args) -> str | Path | None:
+    """The scaling plot's path: ``--plot`` (empty: none), else ``default_plot``."""
+    return (args.plot or None) if args.plot is not None else default_plot(args.quick)
 
 
 def run(args: Args, budget: Budget | None = None) -> dict:
@@ -204,12 +225,12 @@ def run(args: Args, budget: Budget | None = None) -> dict:
     _say("scaling ...")
     scaling_game = "bavarian" if "bavarian" in args.games else args.games[0]
     result["scaling"] = scaling.sweep(scaling_game, list(budget.scaling_sizes), budget.scaling_window)
-    plot = args.plot if args.plot is not None else (None if args.quick else PLOT)
+    plot = plot_path(args)
     if plot:
         cpu = result["machine"]
         label = f"{cpu['cpu_model']}, {cpu['cores']} cores, Python {platform.python_version()}"
         scaling.plot(result["scaling"], plot, label)
-        result["plot"] = plot
+        result["plot"] = str(plot)
 
     result["machine"]["threading_layer"] = numba.threading_layer()
     result["machine"]["omp_wait_policy"] = os.environ.get("OMP_WAIT_POLICY")  # set by trick_core.batch_loops
@@ -390,6 +411,6 @@ def main_with_budget(args: Args, budget: Budget | None) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

@@ -49,6 +49,7 @@ import tyro
 
 from benchmarks import ours, reference_hands
 from benchmarks.timing import GAMES
+from trick_core.output_paths import check_output_file
 
 ROWS = ("hands", "batch", "batch_copy", "raw", "env", "reference", "pimc")
 UNITS = {"hands": 2000, "batch": 40 * 256, "batch_copy": 40 * 256, "raw": 3000, "env": 3000, "reference": 40,
@@ -243,6 +244,8 @@ def mean_counts(per_seed: list[dict]) -> dict:
 
 def check(args: Args) -> None:
     """The options, checked before anything is built or counted: ``ValueError`` naming the first bad one."""
+    if args.json is not None:
+        check_output_file(args.json, "--json")
     unknown = sorted(set(args.games) - set(GAMES)) + sorted(set(args.rows) - set(ROWS))
     if unknown:
         raise ValueError(f"unknown game(s) or row(s) {unknown}; games {list(GAMES)}, rows {list(ROWS)}")
@@ -266,6 +269,6 @@ def main(args: Args) -> dict | None:
 
 
 if __name__ == "__main__":
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

@@ -133,6 +133,6 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

@@ -238,6 +238,6 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    print(json.dumps(main(checked(tyro.cli(Args), check)), indent=2))
+    print(json.dumps(main(checked(tyro.cli(Args, prog=command_prog()), check)), indent=2))

@@ -37,8 +37,9 @@ def sweep(game: str, batch_sizes: list[int], min_seconds: float) -> dict:
 
 def plot(result: dict, path: str, machine: str) -> None:
     """Write the two sweeps of ``result`` (from ``sweep``) as a PNG to ``path``."""
-    import matplotlib
+    from trick_core.extras import require
 
+    matplotlib = require("plot", "matplotlib", "the scaling plot")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

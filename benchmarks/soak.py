@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from benchmarks.timing import check_positive
+from trick_core.output_paths import check_output_file
 from trick_core.registry import GAME_NAMES, VARIANTS, game_spec, variant_id
 from trick_core.worker_pool import map_in_workers
 
@@ -179,6 +180,8 @@ def _resident_mib() -> float:
 
 def check(args: Args) -> None:
     """The options, checked before a hand is played: ``ValueError`` naming the first bad one."""
+    if args.json is not None:
+        check_output_file(args.json, "--json")
     check_positive(args, "hands", "leak_positions", "workers", zero_allowed=("leak_positions",))
     for game in args.games:
         game_spec(game)
@@ -221,6 +224,6 @@ def main(args: Args) -> int:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    sys.exit(main(checked(tyro.cli(Args), check)))
+    sys.exit(main(checked(tyro.cli(Args, prog=command_prog()), check)))

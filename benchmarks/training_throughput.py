@@ -38,6 +38,7 @@ import numpy as np
 import torch
 
 from benchmarks.timing import GAMES, check_games, check_positive
+from trick_core.output_paths import check_output_file
 
 
 @dataclass
@@ -230,6 +231,8 @@ def measure_processes(game: str, hidden: tuple[int, ...], args: Args) -> dict:
 
 def check(args: Args) -> None:
     """The options, checked before a network is built: ``ValueError`` naming the first bad one."""
+    if args.json is not None:
+        check_output_file(args.json, "--json")
     check_positive(args, "num_envs", "hidden", "small_hidden", "threads", "seconds", "processes")
     check_games(args.games, GAMES)
     try:
@@ -279,6 +282,6 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

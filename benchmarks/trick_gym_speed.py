@@ -113,6 +113,6 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    print(json.dumps(main(checked(tyro.cli(Args), check)), indent=1))
+    print(json.dumps(main(checked(tyro.cli(Args, prog=command_prog()), check)), indent=1))

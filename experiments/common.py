@@ -49,6 +49,7 @@ from agents.neural.training import (
 )
 from trick_core import command_line
 from trick_core.checks import check_seed
+from trick_core.output_paths import check_output_folder
 from trick_core.registry import make_env
 
 
@@ -278,6 +279,9 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
         raise ValueError(f"unknown device {device!r}; e.g. cpu, cuda or cuda:1") from None
     if kind == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"device {device!r}: torch sees no CUDA device here")
+    for option in ("runs_dir", "run_dir"):  # where checkpoints and logs go, checked before training
+        if getattr(args, option, None):
+            check_output_folder(getattr(args, option), f"--{option.replace('_', '-')}")
     check_agents(args)
     check_ray_options(args)
     if getattr(args, "init_from", None):

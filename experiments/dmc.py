@@ -144,4 +144,6 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    main(checked(tyro.cli(Args), ALGO))
+    from trick_core.command_line import command_prog
+
+    main(checked(tyro.cli(Args, prog=command_prog()), ALGO))

@@ -21,6 +21,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from agents.neural.ship import stages  # noqa: E402
+from trick_core.output_paths import check_plot_file  # noqa: E402
 
 
 @dataclass
@@ -41,9 +42,7 @@ def check_options(args: Args) -> None:
     for path in args.records:
         if not Path(path).is_file():
             raise ValueError(f"records: no file at {path!r}")
-    folder = Path(args.out).parent
-    if not folder.is_dir():
-        raise ValueError(f"out: no folder {str(folder)!r} to write {args.out!r} in")
+    check_plot_file(args.out, "--out")
 
 
 def load_stages(path: str) -> tuple[str, list[dict]]:
@@ -96,6 +95,6 @@ def main(args: Args) -> None:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    main(checked(tyro.cli(Args), check_options))
+    main(checked(tyro.cli(Args, prog=command_prog()), check_options))

@@ -122,4 +122,6 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    main(checked(tyro.cli(Args), check=check_pipeline))
+    from trick_core.command_line import command_prog
+
+    main(checked(tyro.cli(Args, prog=command_prog()), check=check_pipeline))

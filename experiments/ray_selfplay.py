@@ -150,6 +150,8 @@ def pool_env_shape(args: Args):
 
 
 if __name__ == "__main__":
-    summary = train(checked(tyro.cli(Args)))
+    from trick_core.command_line import command_prog
+
+    summary = train(checked(tyro.cli(Args, prog=command_prog())))
     summary.pop("logs")
     print(json.dumps(summary))

@@ -30,6 +30,7 @@ import tyro
 
 from agents.neural.training import set_threads
 from experiments.common import OneSeatArgs, check_args, checked
+from trick_core.output_paths import check_output_file_in_new_folder
 
 
 @dataclass
@@ -61,6 +62,8 @@ class Args(OneSeatArgs):
 
     def check_options(self, config: dict) -> None:
         """The recipe's own checks (``check_args`` runs them after the shared ones)."""
+        if self.save_path:
+            check_output_file_in_new_folder(self.save_path, "--save-path")
         if self.env not in ("vector", "single"):
             raise ValueError(f"env must be 'vector' or 'single', got {self.env!r}")
         if self.env == "vector" and self.opponents != "random":
@@ -213,4 +216,6 @@ def frozen_policy(model_path: str, deterministic: bool = False):
 
 
 if __name__ == "__main__":
-    print(json.dumps(train(checked(tyro.cli(Args)))))
+    from trick_core.command_line import command_prog
+
+    print(json.dumps(train(checked(tyro.cli(Args, prog=command_prog())))))

@@ -214,6 +214,8 @@ def check_options(args: Args) -> None:
     without the results it keeps)."""
     from agents import check_option_agents
     from trick_core.checks import check_seed, positive_int
+    from trick_core.extras import require
+    from trick_core.output_paths import check_output_folder
     from trick_core.registry import make_env
 
     for name in SIZES:
@@ -222,6 +224,8 @@ def check_options(args: Args) -> None:
     for seed in args.trained_seeds:
         check_seed(seed, "--trained-seeds", none_allowed=False)
     _chosen_parts(args.parts)
+    check_output_folder(args.out, "--out")
+    require("plot", "matplotlib", "experiments.signalling_study (its figures)")
     saved = os.path.join(args.out, "signalling", "results.json")
     if (args.parts or args.report_only) and not os.path.isfile(saved):
         raise ValueError(f"--parts and --report-only keep the results of {saved!r}: there is none (run the whole "
@@ -311,6 +315,6 @@ def _run_parts(args: Args, parts: list[str], results: dict, folder: str) -> dict
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    main(checked(tyro.cli(Args), check_options))
+    main(checked(tyro.cli(Args, prog=command_prog()), check_options))

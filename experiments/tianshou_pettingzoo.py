@@ -126,4 +126,6 @@ def train(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(train(checked(tyro.cli(Args)))))
+    from trick_core.command_line import command_prog
+
+    print(json.dumps(train(checked(tyro.cli(Args, prog=command_prog())))))

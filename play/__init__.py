@@ -14,3 +14,5 @@ user's page. The parts:
 | ``play.pages`` | the head and top bar every HTML page shares |
 | ``play/static`` | the page: plain HTML, CSS and JavaScript modules, nothing to build |
 """
+
+import trick_core.extras  # noqa: F401  (a command whose extra is missing fails with one line naming it)

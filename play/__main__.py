@@ -15,7 +15,7 @@ from pathlib import Path
 
 import tyro
 
-from trick_core.command_line import checked, program_name
+from trick_core.command_line import checked, command_prog, program_name
 
 
 @dataclass
@@ -34,7 +34,7 @@ class Args:
     records: tuple[Path, ...] = ()
     """Game-record files (``agents.arena --records`` JSON lines, or JSON) to open in the replay viewer."""
     rules_dir: Path | None = None
-    """Folder of the rules pages (default: ``docs/rules`` of this checkout)."""
+    """Folder of the rules pages (default: the project's ``docs/rules``, in the wheel ``play/rules_docs``)."""
     max_sessions: int = 64
     """Tables kept at once; the longest idle one makes room for a new one."""
     open_browser: bool = False
@@ -116,4 +116,4 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

@@ -10,8 +10,12 @@ from .catalog import GAMES, game_info
 from .pages import html_page
 from .session import PlayError
 
-DEFAULT_RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
-"""``docs/rules`` of the source checkout this package runs from."""
+_PACKAGED_RULES_DIR = Path(__file__).resolve().parent / "rules_docs"
+DEFAULT_RULES_DIR = (_PACKAGED_RULES_DIR if _PACKAGED_RULES_DIR.is_dir()
+                     else Path(__file__).resolve().parent.parent / "docs" / "rules")
+"""The rules pages: ``play/rules_docs`` links to ``docs/rules`` in a source checkout, and is a copy of it in an
+installed wheel (``pyproject.toml``'s package data), so that the rules links work either way; ``docs/rules``
+itself where a checkout has no symbolic links (git on Windows writes the link as a small file)."""
 
 _MARKDOWN = MarkdownIt("js-default")  # CommonMark with tables; raw HTML in the page is escaped
 

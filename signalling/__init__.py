@@ -26,3 +26,5 @@ or the arena's ``--records`` file), so it needs no change to the envs, the agent
 ``experiments/signalling_study.py`` runs the whole study and writes ``docs/signalling.md``. Nothing
 below this package imports it.
 """
+
+import trick_core.extras  # noqa: F401  (a command whose extra is missing fails with one line naming it)

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from knuffeln_env import knuffeln_v0
-from trick_core.command_line import checked, program_name
+from trick_core.command_line import checked, command_prog, program_name
 
 from .lexicon import (
     UNCHECKABLE,
@@ -362,7 +362,7 @@ def main(args: Args) -> int:
 if __name__ == "__main__":
     import tyro
 
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))
 
 
 def arena_message_log(specs: list[str], config: dict, hands: int, seed: int = 0, workers: int = 1,

@@ -19,6 +19,13 @@ def program_name() -> str:
     return spec.name.removesuffix(".__main__") if spec else Path(sys.argv[0]).stem
 
 
+def command_prog() -> str:
+    """The running command as a user types it, for ``--help``'s usage line (``tyro.cli(..., prog=...)``):
+    ``python -m agents.arena`` rather than the path of the module file inside site-packages."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return f"python -m {program_name()}" if spec else Path(sys.argv[0]).name
+
+
 def checked(args: Options, check: Callable[[Options], object]) -> Options:
     """``args`` (a command's parsed options) once ``check(args)`` has accepted them; a ``ValueError`` from
     ``check`` ends the process with one line naming the problem."""

@@ -16,9 +16,11 @@ entry points, so the import, or the ``"trick_gym:"`` prefix, is what makes them 
 | ``Asserufen-v0`` | Asserufen | ``max_doublings`` |
 | ``Knuffeln-v0`` | Knüffeln | ``variant``, ``players``, ``talk``, ``match`` |
 
-- ``OneSeatEnv`` (``trick_gym.one_seat``, what ``gymnasium.make`` returns): one hand per episode, the
-  learner's settlement as reward, ``action_masks()`` for SB3-contrib, other seats played by any
-  ``agents.make`` agent or a policy callable (``trick_gym.opponents``).
+- ``OneSeatEnv`` (``trick_gym.one_seat``, what ``gymnasium.make`` returns, unwrapped): one hand per episode,
+  the learner's settlement as reward, ``action_masks()`` for SB3-contrib, other seats played by any
+  ``agents.make`` agent or a policy callable (``trick_gym.opponents``). An illegal move ends the episode
+  with the game's worst settlement (``trick_gym.penalties``) unless ``illegal_action="raise"``, so that
+  Gymnasium's and SB3's ``check_env`` pass on every id with its defaults.
 - ``OneSeatVectorEnv`` (``trick_gym.vector``, what ``make_vec`` returns): a ``gymnasium.vector.VectorEnv``
   over the compiled batch env; random opponents play in compiled code, or a batched policy callable.
 - ``SeatTransitions`` (``trick_gym.credit``): per-seat transitions with the right rewards from the raw
@@ -47,7 +49,10 @@ def register_envs() -> None:
             entry_point="trick_gym.one_seat:OneSeatEnv",
             vector_entry_point="trick_gym.vector:OneSeatVectorEnv",
             kwargs={"game": game},
-            disable_env_checker=False,
+            # gymnasium.make returns the env itself, so that env.action_masks() works on it (Gymnasium 1.x's
+            # wrappers forward no attributes); OneSeatEnv enforces reset-before-step and passes check_env.
+            order_enforce=False,
+            disable_env_checker=True,
         )
 
 

@@ -155,6 +155,6 @@ def shipping_record(args: Args, checkpoint: dict, path: Path, file_name: str) ->
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

@@ -61,12 +61,11 @@ def test_compare_runs_end_to_end_and_writes_json_and_plot(tmp_path, capsys):
 
 
 def test_a_quick_run_leaves_the_committed_scaling_plot_alone(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # compare.PLOT is relative: here it lands in tmp_path
-    (tmp_path / "benchmarks").mkdir()
+    monkeypatch.setattr(compare, "PLOT", tmp_path / "scaling.png")  # the default, here not the checkout's figure
     quick = compare.run(compare.Args(quick=True, games=("bavarian",)), compare.SMOKE)
-    assert "plot" not in quick and not (tmp_path / compare.PLOT).exists()
+    assert "plot" not in quick and not compare.PLOT.exists()
     full = compare.run(compare.Args(games=("bavarian",)), compare.SMOKE)
-    assert full["plot"] == compare.PLOT and (tmp_path / compare.PLOT).stat().st_size > 1000
+    assert full["plot"] == str(compare.PLOT) and compare.PLOT.stat().st_size > 1000
 
 
 def test_a_target_that_was_not_measured_is_not_reported_missed(capsys):

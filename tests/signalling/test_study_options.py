@@ -43,7 +43,8 @@ def test_a_bad_study_option_is_named_before_anything_is_played_or_written(option
 @pytest.mark.parametrize(("options", "complaint"), [
     ({"records": ["no/such/record.json"]}, "records: no file at 'no/such/record.json'"),
     ({"records": [], "out": "curves.png"}, "records: give at least one"),
-    ({"records": [str(ROOT / "README.md")], "out": "no/such/folder/curves.png"}, "out: no folder 'no/such/folder'"),
+    ({"records": [str(ROOT / "README.md")], "out": "no/such/folder/curves.png"},
+     "--out 'no/such/folder/curves.png': its folder .* does not exist"),
 ])
 def test_learning_curves_name_a_missing_record_or_folder_before_drawing(options, complaint):
     args = learning_curves.Args(**options)

@@ -15,6 +15,7 @@ import trick_gym
 from trick_core.aec import IllegalActionError
 from trick_core.registry import VARIANTS, variant_id
 from trick_gym.one_seat import OneSeatEnv
+from trick_gym.penalties import worst_settlement
 
 
 def play_episode(env, rng, seed=None):
@@ -33,7 +34,7 @@ def play_episode(env, rng, seed=None):
 
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
 def test_gymnasium_check_env_passes_for_every_variant(game, config):
-    env = gymnasium.make(trick_gym.GYM_IDS[game], illegal_action="terminate", **config)
+    env = gymnasium.make(trick_gym.GYM_IDS[game], **config)  # illegal moves end the episode by default
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the checker's unmasked random moves log the illegal-move warning
         check_env(env, skip_render_check=True)
@@ -41,7 +42,7 @@ def test_gymnasium_check_env_passes_for_every_variant(game, config):
 
 @pytest.mark.parametrize("options", [{"observation_mode": "dict"}, {"seat": "random", "opponents": "rules"}])
 def test_check_env_passes_with_dict_observations_random_seats_and_rules(options):
-    env = gymnasium.make("Bavarian-v0", illegal_action="terminate", **options)
+    env = gymnasium.make("Bavarian-v0", **options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env)
@@ -104,21 +105,27 @@ def test_hands_without_a_learner_decision_are_skipped():
     assert skipped > 0  # seat 1 deals (and sits out) about one hand in four
 
 
-def test_illegal_action_raises_by_default_and_can_terminate():
+def test_illegal_action_terminates_by_default_with_the_worst_settlement_and_can_raise():
     env = OneSeatEnv("bavarian")
     _, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    with pytest.warns(UserWarning, match="illegal action"):
+        _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (worst_settlement("bavarian", {}), True, True)
+    assert reward == -114.0  # a lost Solo Tout with 14 Laufende: 3 x (10 + 2 x 14)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    raising = OneSeatEnv("bavarian", illegal_action="raise")
+    raising.reset(seed=0)
     with pytest.raises(IllegalActionError, match="illegal_action='terminate'"):
-        env.step(illegal)
+        raising.step(illegal)
     with pytest.raises(IllegalActionError, match="out of range"):
-        env.step(99)
-    terminating = OneSeatEnv("bavarian", illegal_action="terminate", illegal_reward=-5.0)
+        raising.step(99)
+    terminating = OneSeatEnv("bavarian", illegal_reward=-5.0)
     terminating.reset(seed=0)
     with pytest.warns(UserWarning, match="illegal action"):
         _, reward, terminated, _, info = terminating.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-5.0, True, True)
-    with pytest.raises(RuntimeError, match="call reset"):
-        terminating.step(0)
 
 
 @pytest.mark.parametrize("reward", [float("nan"), float("inf"), "-1", True])
