@@ -129,23 +129,26 @@ def env_module(game: str):
 
 # ---------------------------------------------------------------------------------------------- names
 
+SUIT_LETTERS = {"german": "EGHS", "french": "CSHD"}
+"""The suits of each pack in the order of the card layout (``trick_core.cards``: card = suit * ranks + rank)."""
+
 SUIT_NAMES = {
     "german": {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"},
     "french": {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"},
 }
 
 CONTRACT_NAMES = {
-    "rufer": "Rufer (call an ace)",
+    "rufer": "Sauspiel (Rufer: call a Sau)",
     "wenz": "Wenz",
     "solo": "Solo",
     "wenz_tout": "Wenz Tout",
     "solo_tout": "Solo Tout",
     "sie": "Sie",
-    "simple": "Simple game",
-    "heart_solo": "Heart Solo",
+    "simple": "Simple game (take the skat)",
+    "heart_solo": "Herz-Solo",
     "solo_du": "Solo Du",
-    "heart_solo_du": "Heart Solo Du",
-    "ace_call": "Ace call",
+    "heart_solo_du": "Herz-Solo Du",
+    "ace_call": "Asserufen (ace call)",
     "haenge_an": "Hänge an",
     "darf_man": "Darf man?",
 }

@@ -11,11 +11,17 @@ live env is never read while it changes, and the page stays responsive), waits a
 so that a person can follow, and applies the move if the table has not moved on meanwhile. A bot that raises
 or answers an illegal action is replaced for that move by a uniformly random legal action and the table says
 so (``notice``): a broken plug-in cannot stop a game.
+
+The table does not ask the human what has one answer: a decision with a single legal choice that is not a
+card (``"Exchange a ten?"`` with only ``decline``) is answered at once, and the table says so (``auto_note``).
+A bot's lead after a finished trick is held back ``TRICK_PAUSE`` times longer, so that the finished trick
+stays in view (the page shows it until the next lead).
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import secrets
 import time
 from concurrent.futures import Executor
@@ -28,10 +34,63 @@ from trick_core.bits import derived_seed
 from trick_core.seat_view import SeatView
 
 from .catalog import check_config, game_info, make_env
-from .views import table_view
+from .views import action_control, table_view
 
-BUILTIN_BOTS = ("rules", "pimc", "random", "pimc_random", "nested_pimc")
-"""The bots a browser may seat by default; ``python -m play --bots`` adds plug-ins (``module:attr``)."""
+
+@dataclass(frozen=True)
+class BotInfo:
+    """A bot the table offers, with what a player should know of its strength (measured, and cited)."""
+
+    name: str
+    strength: str
+    """One word or two for the setup form."""
+    note: str
+    """The measurement behind it, with the page that holds it."""
+    needs: str | None = None
+    """A module the bot needs that only an extra installs (``neural``: torch); without it, it is not offered."""
+
+
+BOT_TABLE = (
+    BotInfo("rules", "solid", "The rule-based club player: beats random by far in every game, loses to pimc "
+            "by 0.25-5.3 units per hand (docs/results.md, pimc vs rules)."),
+    BotInfo("pimc", "strongest search", "Determinized search with heuristic playouts: beats rules in every game "
+            "(docs/results.md, pimc vs rules) and neural in Bavarian, Knüffeln and Asserufen (docs/training.md)."),
+    BotInfo("neural", "strong", "The trained network shipped for the game: beats rules in every game; beats pimc "
+            "in Palatinate, loses to it in the other games (docs/training.md, Results).", needs="torch"),
+    BotInfo("pimc_dd", "strong", "pimc with the last tricks of each sampled world solved exactly: level with "
+            "pimc in every game, no significant margin (docs/results.md, pimc_dd)."),
+    BotInfo("nested_pimc", "medium", "Random-playout search that simulates its bids: level with the rule "
+            "players of its time in the Schafkopf games, far behind in Knüffeln (docs/results.md, earlier agents)."),
+    BotInfo("pimc_random", "weak", "Search with random playouts: lost to the rule players of its time in every "
+            "game (docs/results.md, earlier agents)."),
+    BotInfo("random", "beginner", "A uniformly random legal move: every other bot beats it by far (docs/results.md)."),
+)
+"""The bots a browser may seat by default, one line each, strongest-known first after the default (``rules``);
+``python -m play --bots`` adds plug-ins (``module:attr``). A bot whose agent is not registered in ``agents``
+is left out, as is one whose extra is not installed."""
+
+TRICK_PAUSE = 3.0
+"""How many bot delays a bot's lead waits after a finished trick (the trick stays visible meanwhile)."""
+
+
+def offered_bots() -> tuple[BotInfo, ...]:
+    """The bots of ``BOT_TABLE`` that ``agents.make`` knows and whose extra is installed."""
+    def available(bot: BotInfo) -> bool:
+        registered = bot.name == "rules" or bot.name in agents.BUILTIN_AGENTS
+        return registered and (bot.needs is None or importlib.util.find_spec(bot.needs) is not None)
+    return tuple(bot for bot in BOT_TABLE if available(bot))
+
+
+BUILTIN_BOTS = tuple(bot.name for bot in offered_bots())
+"""The names of the bots offered by default (``BOT_TABLE``)."""
+
+
+def bot_notes(names) -> dict[str, dict[str, str]]:
+    """Strength and note of each bot name, for the setup form (a plug-in: not measured here)."""
+    known = {bot.name: bot for bot in BOT_TABLE}
+    plug_in = BotInfo("", "plug-in", "Added with --bots; this project has not measured it.")
+    return {name: {"strength": known.get(name, plug_in).strength, "note": known.get(name, plug_in).note}
+            for name in names}
 
 
 class PlayError(Exception):
@@ -80,12 +139,15 @@ class TableSession:
         self.version = 0
         self.thinking: str | None = None
         self.notice: str | None = None
+        self.auto_note: str | None = None
+        self._paused_after = (0, 0)
         self.last_used = time.monotonic()
         self.lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self.closing = False
         self._driver: asyncio.Task | None = None
         self._deal_next_hand()
+        self._answer_forced_questions()
 
     # ------------------------------------------------------------------ hands
 
@@ -155,9 +217,10 @@ class TableSession:
             legal = self.env.unwrapped.legal_action_strings()
             if action not in legal:
                 raise PlayError(400, f"{action!r} is not a legal move now; legal: {', '.join(legal)}")
-            self.notice = None
+            self.notice = self.auto_note = None
             self.env.step(self.env.unwrapped.string_to_action(action))
             self._settle_if_over()
+            self._answer_forced_questions()
             self._touch()
         self.start_bots()
 
@@ -167,8 +230,9 @@ class TableSession:
                 raise PlayError(409, f"stale request: this is hand {self.hand_number}, not {hand_number}")
             if not self.hand_over:
                 raise PlayError(409, "the hand is still being played")
-            self.notice = None
+            self.notice = self.auto_note = None
             self._deal_next_hand()
+            self._answer_forced_questions()
             self._touch()
         self.start_bots()
 
@@ -202,6 +266,7 @@ class TableSession:
                 if agent is None or agent == self.human:
                     return
                 position = (self.hand_number, len(self.env.unwrapped.state()["history"]))
+                delay = self.settings.bot_delay * (TRICK_PAUSE if self._trick_just_finished() else 1.0)
                 table = SeatView(self.env.unwrapped.clone(), agent)
                 self.thinking = agent
                 self._touch()
@@ -211,7 +276,7 @@ class TableSession:
                 failure = None
             except Exception as err:  # a bot's bug must not stop the table
                 action, failure = None, f"{type(err).__name__}: {err}"
-            await asyncio.sleep(max(0.0, self.settings.bot_delay - (loop.time() - started)))
+            await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
             async with self.lock:
                 self.thinking = None
                 if position != (self.hand_number, len(self.env.unwrapped.state()["history"])):
@@ -224,14 +289,39 @@ class TableSession:
                     action = int(np.random.default_rng([self.seed, *position]).choice(legal))
                 self.env.step(int(action))
                 self._settle_if_over()
+                self._answer_forced_questions()
                 self._touch()
+
+    def _answer_forced_questions(self) -> None:
+        """Answer the human's decisions that have one legal choice which is not a card (``"Exchange a ten?"``
+        with only ``decline``), and say so: called wherever the table changes, under the lock, so the
+        question never reaches the page."""
+        while self.current_player == self.human:
+            legal = self.env.unwrapped.legal_action_strings()
+            if len(legal) != 1:
+                return
+            control = action_control(self.env, legal[0])
+            if control["verb"] != "button":
+                return
+            self.env.step(self.env.unwrapped.string_to_action(legal[0]))
+            self.auto_note = f"Answered for you: {control['label']} (the only choice)."
+            self._settle_if_over()
+
+    def _trick_just_finished(self) -> bool:
+        """Whether a trick was completed and the next has no card yet (once per trick: the pause it earns)."""
+        st = self.env.unwrapped.state()
+        position = (self.hand_number, len(st.get("tricks") or ()))
+        if st.get("trick") or not st.get("tricks") or position == self._paused_after:
+            return False
+        self._paused_after = position
+        return True
 
     # ------------------------------------------------------------------ what the browser sees
 
     def view(self) -> dict:
         """The table as the human's seat may see it, with the session's own fields."""
         self.last_used = time.monotonic()
-        view = table_view(self.env, self.human)
+        view = table_view(self.env, self.human, address_viewer=True)
         view.update({
             "session": self.session_id,
             "version": self.version,
@@ -240,6 +330,7 @@ class TableSession:
             "bots": dict(self.bot_names),
             "thinking": self.thinking,
             "notice": self.notice,
+            "auto_note": self.auto_note,
             "totals": dict(self.totals),
             "hands": [{"number": h["number"], "settlement": h["settlement"]} for h in self.finished],
         })

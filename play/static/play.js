@@ -1,6 +1,14 @@
 // The table page: choose a game, seats and bots; then play, the server deciding everything.
 // The page long-polls its session for changes (bots move in the background) and sends the human's
 // moves with the hand and move numbers it saw, so a stale click is refused instead of misapplied.
+//
+// How a click on a card of the hand is read (docs/play.md, "Playing"):
+// - play mode (the default): the card is played, face up or face down as the verb buttons say. At a
+//   Knüffeln talk turn the page stays silent for the player on the way (view.after_silence lists the
+//   moves that follow), so a card costs one click.
+// - talk mode ("Talk to your partner…", Knüffeln with talk): a banner says so, the cards are outlined in
+//   blue, and a click half-shows the card to the partner; it is not played. "Back to playing" leaves it.
+// - laying away (Palatinate): a click picks a card or puts it back; "Lay these away" sends the picked two.
 
 import { el, renderSide, renderTable } from "./table.js";
 import { cardElement } from "./cards.js";
@@ -14,7 +22,10 @@ const VERB_LABELS = {
 };
 const CARD_VERBS = Object.keys(VERB_LABELS);
 
-const state = { catalog: null, view: null, session: null, version: -1, verb: "play", sending: false };
+const TALK_VERBS = ["say", "token", "show"];
+
+const state = { catalog: null, view: null, session: null, version: -1, verb: "play", sending: false,
+  mode: "play", picked: [], dismissedTrick: null, confirmLeave: false };
 
 // GET `path`, or POST `body` to it as JSON.
 function api(path, body) {
@@ -104,12 +115,28 @@ function fillBots() {
     select.dataset.agent = agent;
     select.id = `bot-${agent}`;
     for (const bot of state.catalog.bots) {
-      const item = el("option", null, bot);
+      const about = state.catalog.bot_notes?.[bot];
+      const item = el("option", null, about ? `${bot} (${about.strength})` : bot);
       item.value = bot;
+      if (about) item.title = about.note;
       select.appendChild(item);
     }
     label.appendChild(select);
     box.appendChild(label);
+    select.addEventListener("change", showBotNotes);
+  }
+  showBotNotes();
+}
+
+// Under the bot seats: what each chosen bot is, and how strong it measured (the catalog's notes).
+function showBotNotes() {
+  const box = document.getElementById("bot-notes");
+  if (!box) return;
+  box.replaceChildren();
+  const chosen = new Set([...document.querySelectorAll("#bot-seats select")].map((select) => select.value));
+  for (const bot of chosen) {
+    const about = state.catalog.bot_notes?.[bot];
+    if (about) box.appendChild(el("li", null, `${bot}: ${about.note}`));
   }
 }
 
@@ -170,27 +197,80 @@ function labels(view) {
 
 function render(view) {
   if (view.version <= state.version) return;
+  const before = state.view;
   state.view = view;
   state.version = view.version;
+  if (!before || before.move_number !== view.move_number || before.hand_number !== view.hand_number) {
+    state.picked = [];
+    if (!canTalk(view)) state.mode = "play";
+  }
   draw();
 }
 
+// The moves a click on a card can make now, as { verbs, entries }: at a talk turn in play mode, the moves
+// after staying silent; in talk mode, half-showing.
+function cardMoves(view) {
+  const talking = state.mode === "talk" && canTalk(view);
+  const source = !talking && view.phase === "talk" && view.after_silence.length ? view.after_silence : view.legal;
+  const verbs = CARD_VERBS.filter((verb) => source.some((entry) => entry.verb === verb))
+    .filter((verb) => (talking ? verb === "show" : verb !== "show"));
+  return { verbs, source, silentFirst: source !== view.legal };
+}
+
+function canTalk(view) {
+  return view.legal.some((entry) => TALK_VERBS.includes(entry.verb));
+}
+
+function isTalking(view) { return state.mode === "talk" && canTalk(view); }
+
+function trickKey(view) { return `${view.hand_number}:${view.tricks.length}`; }
+
 function draw() {
   const view = state.view;
-  const verbs = cardVerbs(view);
-  if (!verbs.includes(state.verb)) state.verb = verbs.includes("play") ? "play" : (verbs[0] ?? "play");
-  const options = { bottom: view.human, labels: labels(view), verb: state.verb, interactive: true,
-    thinking: view.thinking, onAction: send };
+  const moves = cardMoves(view);
+  if (!moves.verbs.includes(state.verb)) {
+    state.verb = moves.verbs.includes("play") ? "play" : (moves.verbs[0] ?? "play");
+  }
+  const entries = {};
+  for (const entry of moves.source) {
+    if (entry.card && entry.verb === state.verb && entry.verb !== "exchange") entries[entry.card] = entry;
+  }
+  const talking = isTalking(view);
+  const laying = state.verb === "discard";
+  const hand = {
+    entries,
+    style: talking ? "talk" : (laying ? "pick" : "play"),
+    selected: state.picked,
+    title: (entry) => (talking ? `Click: half-show ${entry.card} to your partner (it is not played)`
+      : laying ? `Click: pick ${entry.card} to lay away (click again to put it back)`
+        : `Click: ${entry.label}${moves.silentFirst ? " (you stay silent)" : ""}`),
+    onCard: (entry) => (laying ? pick(entry) : moves.silentFirst ? sendAfterSilence(entry) : send(entry)),
+    onBlocked: (card) => explainBlocked(card, entries),
+  };
+  const options = { bottom: view.human, labels: labels(view), interactive: true, thinking: view.thinking,
+    onAction: send, hand, showFinishedTrick: state.dismissedTrick !== trickKey(view),
+    onDismissTrick: () => { state.dismissedTrick = trickKey(view); draw(); } };
   renderTable(document.getElementById("table"), view, options);
   renderSide(document.getElementById("side"), view, options);
   renderScores(view, options.labels);
-  renderControls(view, verbs);
+  renderControls(view, moves.verbs);
   renderStatus(view, options.labels);
+  document.body.dataset.mode = talking ? "talk" : (laying ? "lay-away" : "play");
   if (view.notice) showMessage(view.notice, true);
 }
 
-function cardVerbs(view) {
-  return CARD_VERBS.filter((verb) => view.legal.some((entry) => entry.verb === verb));
+// A click on a card that has no move now: say why (whose turn, what is asked, which rule).
+function explainBlocked(card, entries) {
+  const view = state.view;
+  let reason;
+  if (view.over) reason = "The hand is over: deal the next hand.";
+  else if (!view.legal.length) reason = `Not your turn: ${labels(view)[view.to_act] ?? view.to_act} is to act.`;
+  else if (!Object.keys(entries).length) {
+    reason = `Not a card now: ${view.prompt ?? "use the buttons below the table"}.`;
+  }
+  else if (isTalking(view)) reason = `${card} cannot be half-shown now.`;
+  else reason = view.card_rule ?? `${card} cannot be played now: only the highlighted cards can.`;
+  showMessage(reason, true);
 }
 
 function renderStatus(view, names) {
@@ -201,7 +281,8 @@ function renderStatus(view, names) {
   else text = `Hand ${view.hand_number}: ${names[view.to_act] ?? view.to_act} to act${view.thinking ? " (thinking…)" : ""}.`;
   status.textContent = text;
   const body = document.body;
-  body.dataset.state = view.over ? "over" : (view.legal.length ? "your-turn" : "waiting");
+  // While a click's moves are on their way (two for a card at a talk turn or a lay-away), the page is "sending".
+  body.dataset.state = state.sending ? "sending" : view.over ? "over" : (view.legal.length ? "your-turn" : "waiting");
   body.dataset.version = String(view.version);
   body.dataset.hand = String(view.hand_number);
   body.dataset.move = String(view.move_number);
@@ -214,8 +295,27 @@ function renderControls(view, verbs) {
     box.appendChild(endOfHandControls(view));
     return;
   }
+  if (view.auto_note) box.appendChild(el("p", "note", view.auto_note));
   if (!view.legal.length) return;
-  if (view.prompt) box.appendChild(el("p", "prompt", view.prompt));
+  const talking = isTalking(view);
+  if (talking) {
+    const banner = el("div", "talk-banner");
+    banner.id = "talk-banner";
+    banner.append(el("strong", null, "Talk mode: "),
+      el("span", null, "a click on a card half-shows it to your partner — it is not played. Or say a phrase."));
+    box.appendChild(banner);
+  } else if (view.prompt) {
+    box.appendChild(el("p", "prompt", view.prompt));
+  }
+  if (state.verb === "discard") box.appendChild(layAwayControl(view));
+  if (canTalk(view)) {
+    const toggle = el("button", `talk-toggle${talking ? " chosen" : ""}`,
+      talking ? "Back to playing (stay silent)" : "Talk to your partner…");
+    toggle.type = "button";
+    toggle.id = "talk-toggle";
+    toggle.addEventListener("click", () => { state.mode = talking ? "play" : "talk"; showMessage(""); draw(); });
+    box.appendChild(toggle);
+  }
   if (verbs.length > 1) {
     const group = el("div", "verbs");
     for (const verb of verbs) {
@@ -226,11 +326,14 @@ function renderControls(view, verbs) {
       group.appendChild(button);
     }
     box.appendChild(group);
-  } else if (verbs.length === 1 && verbs[0] !== "play") {
+  } else if (verbs.length === 1 && !["play", "discard", "show"].includes(verbs[0])) {
     box.appendChild(el("p", "hint", `Click a highlighted card: ${VERB_LABELS[verbs[0]].toLowerCase()}.`));
   }
   const buttons = el("div", "buttons");
+  const talkTurn = view.phase === "talk" && canTalk(view);
   for (const entry of view.legal) {
+    if (talkTurn && !talking) continue;  // play mode at a talk turn: a card click stays silent for you
+    if (talkTurn && entry.action === "silent") continue;  // "Back to playing" is the way out of talk mode
     if (entry.verb === "button" || entry.verb === "token" || entry.verb === "exchange") {
       const button = el("button", "legal action");
       button.type = "button";
@@ -245,8 +348,51 @@ function renderControls(view, verbs) {
     }
   }
   const phrases = view.legal.filter((entry) => entry.verb === "say");
-  if (phrases.length) buttons.appendChild(phraseControl(phrases));
+  if (phrases.length && (talking || !talkTurn)) buttons.appendChild(phraseControl(phrases));
   box.appendChild(buttons);
+}
+
+// Laying away: pick the cards (a click picks or puts back), then confirm; nothing is sent before.
+function layAwayCount(view) {
+  const done = view.log.filter((entry) => entry.agent === view.human && entry.action.startsWith("discard")).length;
+  return Math.max(1, 2 - done);
+}
+
+function pick(entry) {
+  const count = layAwayCount(state.view);
+  if (state.picked.includes(entry.card)) state.picked = state.picked.filter((card) => card !== entry.card);
+  else if (state.picked.length < count) state.picked = [...state.picked, entry.card];
+  else {
+    showMessage(`You lay away ${count} card${count === 1 ? "" : "s"}: click a picked card to put it back first.`, true);
+    return;
+  }
+  showMessage("");
+  draw();
+}
+
+function layAwayControl(view) {
+  const count = layAwayCount(view);
+  const wrap = el("div", "buttons lay-away");
+  wrap.appendChild(el("span", null, state.picked.length
+    ? `To lay away: ${state.picked.join(", ")} (${state.picked.length} of ${count})`
+    : `Pick ${count} card${count === 1 ? "" : "s"} to lay away (they count for you).`));
+  const confirm = el("button", "legal action", `Lay ${count === 1 ? "it" : "these"} away`);
+  confirm.type = "button";
+  confirm.id = "lay-away";
+  confirm.disabled = state.picked.length !== count;
+  confirm.addEventListener("click", layAway);
+  const undo = el("button", null, "Undo");
+  undo.type = "button";
+  undo.id = "lay-away-undo";
+  undo.disabled = !state.picked.length;
+  undo.addEventListener("click", () => { state.picked = []; draw(); });
+  wrap.append(confirm, undo);
+  return wrap;
+}
+
+async function layAway() {
+  const cards = [...state.picked];
+  await sendSequence(cards.map((card) => `discard:${card}`));
 }
 
 function phraseControl(phrases) {
@@ -301,15 +447,34 @@ function renderScores(view, names) {
 }
 
 async function send(entry) {
+  await sendSequence([entry.action]);
+}
+
+// Stay silent at a talk turn, then make the card move chosen with the same click.
+async function sendAfterSilence(entry) {
+  await sendSequence(["silent", entry.action]);
+}
+
+// Send moves one after another, each once the table answered the one before and only while it is still
+// the human's turn with that move legal (a bot or the server may have moved the table on meanwhile).
+async function sendSequence(actions) {
   if (state.sending || !state.view) return;
   state.sending = true;
   document.body.dataset.state = "sending";
   const view = state.view;
   try {
-    const next = await api(`${sessionPath(view.session)}/move`,
-      { action: entry.action, hand: view.hand_number, move: view.move_number });
+    let current = view;
+    for (const action of actions) {
+      // The server checks the first move; a later one is sent only if the answer before still allows it.
+      if (current !== view && !current.legal.some((entry) => entry.action === action)) {
+        throw new Error(`${action} is not a legal move now`);
+      }
+      current = await api(`${sessionPath(view.session)}/move`,
+        { action, hand: current.hand_number, move: current.move_number });
+      state.picked = [];
+      render(current);
+    }
     showMessage("");
-    render(next);
   } catch (error) {
     showMessage(error.message, true);
     const fresh = await api(sessionPath(view.session)).catch(() => null);
@@ -331,7 +496,24 @@ async function nextHand() {
     showMessage(error.message, true);
   } finally {
     state.sending = false;
+    if (state.view) renderStatus(state.view, labels(state.view));
   }
+}
+
+// "New table" in the middle of a hand asks first: the hand in play would be lost.
+function askBeforeLeaving() {
+  document.getElementById("leave-confirm").hidden = false;
+  document.getElementById("leave-no").focus();
+}
+
+function leaveTable() {
+  document.getElementById("leave-confirm").hidden = true;
+  state.session = null;
+  state.view = null;
+  history.replaceState(null, "", "/");
+  document.getElementById("game-area").hidden = true;
+  document.getElementById("setup").hidden = false;
+  document.body.dataset.state = "setup";
 }
 
 // ------------------------------------------------------------------ start
@@ -358,11 +540,12 @@ async function main() {
   document.getElementById("seat").addEventListener("change", fillBots);
   document.getElementById("setup-form").addEventListener("submit", startTable);
   document.getElementById("new-table").addEventListener("click", () => {
-    state.session = null;
-    history.replaceState(null, "", "/");
-    document.getElementById("game-area").hidden = true;
-    document.getElementById("setup").hidden = false;
-    document.body.dataset.state = "setup";
+    if (state.view && !state.view.over) askBeforeLeaving();
+    else leaveTable();
+  });
+  document.getElementById("leave-yes").addEventListener("click", leaveTable);
+  document.getElementById("leave-no").addEventListener("click", () => {
+    document.getElementById("leave-confirm").hidden = true;
   });
   fillOptions();
   const resume = new URLSearchParams(location.hash.slice(1)).get("session");

@@ -28,6 +28,8 @@ async function useSet(opened) {
     select.appendChild(item);
   }
   document.getElementById("replay-area").hidden = false;
+  // Once a file is open the opening box shrinks to one line, so the table fits a 1400 x 900 window.
+  document.querySelector(".replay-open").classList.add("compact");
   document.querySelector(".table-column").appendChild(document.getElementById("message"));
   document.getElementById("record-info").replaceChildren(el("h3", null, `${opened.name}: ${opened.count} record${opened.count === 1 ? "" : "s"}`));
   await chooseRecord(0);

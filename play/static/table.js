@@ -30,11 +30,18 @@ export function seatLabel(view, agent, labels) {
   return (labels && labels[agent]) || agent;
 }
 
+// The short name of a seat in the trick and the texts: "You" for the player at the table.
+export function shortName(agent, options) {
+  return options.interactive && agent === options.bottom ? "You" : agent;
+}
+
 function formatUnits(units) {
   return units > 0 ? `+${units}` : `${units}`;
 }
 
-// options: { bottom, labels, verb, onCard(entry), onAction(entry), interactive }
+// options: { bottom, labels, interactive, hand: { entries, style, onCard(entry), onBlocked(card), selected,
+//   title(entry) }, showFinishedTrick, onDismissTrick() }. `hand.entries` maps a card of the bottom hand to the
+// move a click on it makes (the page decides which moves: play, face down, half-show, lay away).
 export function renderTable(root, view, options) {
   root.replaceChildren();
   const positions = seatPositions(view.agents, options.bottom);
@@ -60,15 +67,27 @@ function seatBox(view, seat, position, options) {
   const info = el("div", "seat-info", stats.join(" · "));
   if (seat.said) info.appendChild(el("span", "said", seat.said));
   box.appendChild(info);
-  const isHand = position === "bottom" && options.interactive;
-  box.appendChild(isHand ? handRow(view, seat, options) : cardRow(view, seat));
+  const isHand = position === "bottom" && options.interactive && options.hand;
+  box.appendChild(isHand ? handRow(view, seat, options.hand) : cardRow(view, seat));
   return box;
+}
+
+// A card of a hand with the view's mark on it ("from the skat" while laying away).
+function markedCard(view, card, title) {
+  const node = cardElement(card, view.deck, title);
+  const mark = (view.hand_marks ?? {})[card];
+  if (mark) {
+    node.classList.add("marked");
+    node.dataset.mark = mark;
+    node.title = `${node.title} (${mark})`;
+  }
+  return node;
 }
 
 function cardRow(view, seat) {
   const row = el("div", "cards small");
   if (seat.cards) {
-    for (const card of seat.cards) row.appendChild(cardElement(card, view.deck));
+    for (const card of seat.cards) row.appendChild(markedCard(view, card));
   } else {
     for (let k = 0; k < seat.count; k += 1) row.appendChild(anyCard(null, view.deck));
   }
@@ -76,44 +95,58 @@ function cardRow(view, seat) {
   return row;
 }
 
-// The human's hand: a card is clickable when the chosen verb has a legal entry for it.
-function handRow(view, seat, options) {
-  const row = el("div", "cards hand");
+// The human's hand: a card is clickable when the page gave it a move (hand.entries); a click on another card
+// asks hand.onBlocked, which says why it cannot be played.
+function handRow(view, seat, hand) {
+  const row = el("div", `cards hand mode-${hand.style}`);
   row.id = "hand";
-  const byCard = {};
-  for (const entry of view.legal) {
-    if (entry.card && entry.verb === options.verb && entry.verb !== "exchange") byCard[entry.card] = entry;
-  }
   for (const card of seat.cards ?? []) {
-    const entry = byCard[card];
-    const node = cardElement(card, view.deck, entry ? entry.label : card);
+    const entry = hand.entries[card];
+    const node = markedCard(view, card, entry ? hand.title(entry) : card);
     if (entry) {
-      node.classList.add("legal");
+      node.classList.add("legal", hand.style);
+      if (hand.selected?.includes(card)) node.classList.add("selected");
       node.dataset.action = entry.action;
       node.tabIndex = 0;
-      node.addEventListener("click", () => options.onAction(entry));
-      node.addEventListener("keydown", (event) => { if (event.key === "Enter") options.onAction(entry); });
-    } else if (view.legal.length) {
-      node.classList.add("not-legal");
+      node.addEventListener("click", () => hand.onCard(entry));
+      node.addEventListener("keydown", (event) => { if (event.key === "Enter") hand.onCard(entry); });
+    } else {
+      if (Object.keys(hand.entries).length) node.classList.add("not-legal");
+      node.addEventListener("click", () => hand.onBlocked(card));
     }
     row.appendChild(node);
   }
   return row;
 }
 
+// The trick in the middle: the one in progress, or, until the next lead (or a click on it), the trick just
+// finished, with who won it. Each card has its player's name beside it.
 function centre(view, positions, options) {
   const middle = el("div", "centre");
   const trick = el("div", "trick");
   trick.id = "trick";
-  if (view.trick) {
-    for (const played of view.trick.cards) {
+  const finished = !view.trick && view.last_trick && options.showFinishedTrick !== false ? view.last_trick : null;
+  const shown = view.trick ?? finished;
+  if (shown) {
+    for (const played of shown.cards) {
       const slot = el("div", `trick-card at-${positions[played.agent]}`);
       slot.appendChild(anyCard(played.card, view.deck));
+      slot.appendChild(el("div", "trick-name", shortName(played.agent, options)));
       slot.dataset.agent = played.agent;
+      if (finished && played.agent === finished.winner) slot.classList.add("winner");
       trick.appendChild(slot);
     }
   }
   middle.appendChild(trick);
+  if (finished) {
+    trick.classList.add("finished");
+    const winner = shortName(finished.winner, options);
+    const caption = el("div", "trick-caption", `${winner} ${winner === "You" ? "win" : "wins"} the trick`);
+    caption.id = "trick-caption";
+    middle.appendChild(caption);
+    trick.title = "The trick just finished: it stays until the next lead (click to clear it)";
+    trick.addEventListener("click", () => options.onDismissTrick?.());
+  }
   if (view.piles.length) {
     const piles = el("div", "piles");
     for (const pile of view.piles) {
@@ -153,12 +186,17 @@ export function renderSide(root, view, options) {
   if (view.last_trick) {
     const last = el("section", "panel last-trick");
     last.id = "last-trick";
-    last.appendChild(el("h3", null, `Last trick: ${seatLabel(view, view.last_trick.winner, options.labels)} won it`));
-    const row = el("div", "cards tiny");
+    last.appendChild(el("h3", null, `Last trick: ${shortName(view.last_trick.winner, options)} won it`));
+    const row = el("div", "cards tiny played-by");
     for (const played of view.last_trick.cards) {
+      const item = el("figure", "played");
+      item.dataset.agent = played.agent;
       const node = anyCard(played.card, view.deck);
       node.title = seatLabel(view, played.agent, options.labels);
-      row.appendChild(node);
+      const name = el("figcaption", null, shortName(played.agent, options));
+      if (played.agent === view.last_trick.winner) item.classList.add("winner");
+      item.append(node, name);
+      row.appendChild(item);
     }
     last.appendChild(row);
     root.appendChild(last);

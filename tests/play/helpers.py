@@ -121,3 +121,48 @@ class IllegalAgent:
 
     def act(self, env, agent):
         return 10**6
+
+
+# ---------------------------------------------------------------------------------------------- hand order
+
+PLAIN_RANKS = ("A", "10", "K", "9", "8", "7")
+"""A Schafkopf plain suit from the top (Bavarian and Palatinate rules, section on play)."""
+SCHAFKOPF_SUITS = {"bavarian": "EGHS", "palatinate": "CSHD", "asserufen": "CSHD"}
+OLES = ("H2", "C4", "S8", "H9", "D9")
+CHOSEN_RANKS = ("A", "J", "6", "2", "3", "4", "7", "9", "8", "K", "Q", "10", "5")
+UNCHOSEN_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+
+
+def expected_hand_order(game: str, st: dict) -> list[str]:
+    """Every card of the pack in the order a hand is sorted once the contract is known, written from
+    ``docs/rules`` (not from ``play.views``): the trumps from the highest, then each other suit from the top.
+
+    Bavarian: Obers then Unters (``E G H S``), then the trump suit (hearts in a Sauspiel); a Wenz: the Unters,
+    the Obers back in their suits. Palatinate and Asserufen: Queens then Jacks (``C S H D``), then the trump
+    suit. Knüffeln: the Oles, then the two chosen suits (beaters, 7, 9, 8, the rest), then the unchosen suits.
+    Before the trump suit is known: the permanent trumps first (Bavarian: none before a contract)."""
+    if game == "knuffeln":
+        chosen = list(st["chosen_suits"])
+        others = [suit for suit in "CSHD" if suit not in chosen]
+        rest = [suit + rank for suit in chosen for rank in CHOSEN_RANKS]
+        rest += [suit + rank for suit in others for rank in UNCHOSEN_RANKS]
+        return list(OLES) + [card for card in rest if card not in OLES]
+    suits = SCHAFKOPF_SUITS[game]
+    upper, lower = ("O", "U") if game == "bavarian" else ("Q", "J")
+    contract, trump = st["contract"], st["trump"]
+    if game == "bavarian" and contract in ("wenz", "wenz_tout"):
+        trumps = [suit + "U" for suit in suits]
+        plain = ("A", "10", "K", "O", "9", "8", "7")
+    elif game == "bavarian" and contract is None:
+        trumps, plain = [], ("A", "10", "K", "O", "U", "9", "8", "7")
+    else:
+        trump = "H" if game == "bavarian" and contract in ("rufer", "sie") else trump
+        trumps = [suit + upper for suit in suits] + [suit + lower for suit in suits]
+        trumps += [trump + rank for rank in PLAIN_RANKS] if trump else []
+        plain = PLAIN_RANKS
+    return trumps + [suit + rank for suit in suits for rank in plain if suit + rank not in trumps]
+
+
+def hand_sorted(game: str, st: dict, cards: list[str]) -> bool:
+    order = expected_hand_order(game, st)
+    return [card for card in order if card in cards] == list(cards)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -13,7 +14,13 @@ import agents  # noqa: E402
 from play.catalog import make_env  # noqa: E402
 from play.views import table_view  # noqa: E402
 from play.views.knuffeln import observation_blocks  # noqa: E402
-from tests.play.helpers import all_card_names, card_tokens, forbidden_cards, play_random_hand  # noqa: E402
+from tests.play.helpers import (  # noqa: E402
+    all_card_names,
+    card_tokens,
+    forbidden_cards,
+    hand_sorted,
+    play_random_hand,
+)
 from trick_core.registry import VARIANTS, variant_id  # noqa: E402
 
 SEEDS = (0, 1, 2)
@@ -65,11 +72,14 @@ def test_full_view_shows_every_hand_and_seat_view_only_its_own(game, config):
     env.reset(seed=3)
     state = env.unwrapped.state()
     full = table_view(env, None)
-    assert {s["agent"]: s["cards"] for s in full["seats"]} == state["hands"]
+    assert {s["agent"]: sorted(s["cards"]) for s in full["seats"]} == {a: sorted(h) for a, h in state["hands"].items()}
     seat = env.possible_agents[1]
     own = table_view(env, seat)
     for entry in own["seats"]:
-        assert entry["cards"] == (state["hands"][seat] if entry["agent"] == seat else None)
+        if entry["agent"] == seat:
+            assert sorted(entry["cards"]) == sorted(state["hands"][seat])
+        else:
+            assert entry["cards"] is None
         assert entry["count"] == len(state["hands"][entry["agent"]])
 
 
@@ -154,7 +164,10 @@ def test_settlement_explained_with_the_env_value(game):
                 assert abs(units) == result["value"], (seed, result["lines"], settlement)
         assert (settlement[declarer] > 0) == result["declarer_won"]
         value_line = next(line for line in result["lines"] if line.startswith("Value:"))
-        assert value_line.endswith(f"= {result['value']}.") or value_line.endswith(f"= {result['value']} units.")
+        unit = "unit" if result["value"] == 1 else "units"
+        assert value_line.endswith(f" {result['value']} {unit}."), value_line
+        assert not re.search(r"(?<![\d.])1 units", " ".join(result["lines"])), result["lines"]
+        assert "= 1 unit" not in value_line, result["lines"]
     assert len(contracts) >= 3, contracts
 
 
@@ -172,7 +185,9 @@ def test_settlement_breakdown_adds_up(game):
         parts = dict(result["parts"])
         assert sum(parts.values()) * result["factor"] == result["value"], (seed, result["lines"])
         assert parts.get("schneider", 1) == 1 and parts["game"] == 1
-        assert any(line.startswith("Value: ") and line.endswith(f" {result['value']}.") for line in result["lines"])
+        unit = "unit" if result["value"] == 1 else "units"
+        assert any(line.startswith("Value: ") and line.endswith(f" {result['value']} {unit}.")
+                   for line in result["lines"])
         shown += 1
     assert shown > 30
 
@@ -183,7 +198,7 @@ VIEW_FIELDS = {
     "dealer": str, "phase": str, "phase_label": str, "to_act": (str, OPTIONAL), "over": bool, "move_number": int,
     "seats": list, "legal": list, "prompt": (str, OPTIONAL), "facts": list, "piles": list,
     "trick": (dict, OPTIONAL), "last_trick": (dict, OPTIONAL), "tricks": list, "log": list, "talk": list,
-    "result": (dict, OPTIONAL),
+    "result": (dict, OPTIONAL), "card_rule": (str, OPTIONAL), "hand_marks": dict, "after_silence": list,
 }
 """The fields of every game's view that the page reads (``play.views.common.base_view``), and their types."""
 SEAT_FIELDS = {"agent", "cards", "count", "roles", "said", "team", "tricks", "points", "active"}
@@ -264,3 +279,102 @@ def test_the_no_leak_helper_refuses_a_game_whose_undealt_cards_it_does_not_know(
     env.unwrapped.game_name = "stand_in"
     with pytest.raises(AssertionError, match="stand_in deals cards outside the hands"):
         forbidden_cards(env, "player_0")
+
+
+# ---------------------------------------------------------------------------------------------- what a player reads
+
+
+@pytest.mark.parametrize("game", ["bavarian", "palatinate", "asserufen", "knuffeln"])
+def test_hands_are_sorted_by_the_contract(game):
+    """At every decision of hands played by the rules bots (every contract occurs), each seat's own hand is in
+    the order ``expected_hand_order`` writes from the rules: trumps together from the highest once the
+    contract is known, suits before."""
+    contracts = set()
+    for seed in range(6):
+        env = make_env(game, {})
+        env.reset(seed=seed)
+        bots = {agent: agents.make("rules", game) for agent in env.possible_agents}
+        while (agent := env.unwrapped.state()["current_player"]) is not None:
+            st = env.unwrapped.state()
+            for seat in env.possible_agents:
+                cards = next(entry["cards"] for entry in table_view(env, seat)["seats"] if entry["agent"] == seat)
+                assert hand_sorted(game, st, cards), (seed, st.get("contract"), st.get("trump"), cards)
+            contracts.add((st.get("contract"), st.get("trump"), tuple(st.get("chosen_suits") or ())))
+            env.step(bots[agent].act(env, agent))
+    assert len(contracts) >= 3, contracts
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=[variant_id(g, c) for g, c in VARIANTS])
+def test_every_card_is_shown_in_one_place(game, config):
+    """In the full view no card lies in two places at once (a hand, a pile, the trick, a finished trick): a
+    Palatinate card laid away is not also shown in the skat it came from, a Knüffeln turned card taken for a
+    ten is not also shown among the turned cards."""
+    env = make_env(game, config)
+    for seed in range(3):
+        env.reset(seed=seed)
+
+        def check(env, seed=seed):
+            view = table_view(env, None)
+            shown = [card for seat in view["seats"] for card in seat["cards"]]
+            shown += [card for pile in view["piles"] for card in pile["cards"] if card is not None]
+            for trick in [*view["tricks"], *filter(None, [view["trick"]])]:
+                shown += [played["card"] for played in trick["cards"] if played["card"] is not None]
+            doubled = sorted({card for card in shown if shown.count(card) > 1})
+            assert not doubled, f"seed {seed}, move {view['move_number']}: {doubled} shown twice"
+
+        play_random_hand(env, seed, check)
+
+
+def hands_until(game: str, wanted, seeds=range(80), bot: str = "rules"):
+    """The first finished hand (played by ``bot`` on every seat) whose final state ``wanted(state)`` accepts."""
+    for seed in seeds:
+        env = hand_played_by(game, seed, bot)
+        if wanted(env.unwrapped.state()):
+            return env
+    raise AssertionError(f"no {game} hand of the seeds tried is one the test needs")
+
+
+def test_palatinate_settlement_gives_the_declarers_total_and_says_you():
+    """The declarer's total includes the two cards laid away (the number the 61 is about), the player at the
+    table is "You" (with the verb to match), and hoch is explained."""
+    env = hands_until("palatinate", lambda st: st["contract"] == "simple" and st["result"]["hoch"])
+    st = env.unwrapped.state()
+    declarer, total = st["declarer"], st["result"]["declarer_card_points"]
+    lines = table_view(env, declarer, address_viewer=True)["result"]["lines"]
+    text = " ".join(lines)
+    laid_away = total - st["points"][declarer]
+    assert f"{st['points'][declarer]} card points" in text and f"{laid_away} in the two cards laid away" in text
+    assert f"{total} in all" in text and declarer not in text and "You played" in text
+    assert ("You receive " in text) == st["result"]["declarer_won"] and "You receives" not in text
+    assert any(line.startswith(f"Hoch {st['result']['hoch']} (with") for line in lines), lines
+    other = next(agent for agent in env.possible_agents if agent != declarer)
+    assert declarer in " ".join(table_view(env, other, address_viewer=True)["result"]["lines"])
+    assert "You" not in " ".join(table_view(env, declarer)["result"]["lines"]), "the replay viewer names seats"
+
+
+def test_contracts_are_named_as_players_name_them():
+    env = hands_until("bavarian", lambda st: st["contract"] == "rufer")
+    facts = dict(table_view(env, "player_0")["facts"])
+    assert facts["Contract"] == "Sauspiel"
+    env = hands_until("bavarian", lambda st: st["contract"] == "solo" and st["trump"] == "H", seeds=range(300))
+    assert dict(table_view(env, "player_0")["facts"])["Contract"] == "Herz-Solo"
+
+
+@pytest.mark.parametrize("game", ["palatinate", "asserufen"])
+def test_hoch_says_which_side_held_the_top_trumps(game):
+    """"Hoch N (with N)" when the declarer's side held the club Queen at the start (its dealt hands, and in
+    Palatinate the skat, which counts as the declarer's), "(without N)" when the opponents did."""
+    seen = set()
+    for seed in range(60):
+        env = hand_played_by(game, seed, "rules" if seed % 2 else "random")
+        st = env.unwrapped.state()
+        lines = (table_view(env, "player_0")["result"] or {}).get("lines", [])
+        line = next((line for line in lines if line.startswith("Hoch ")), None)
+        if line is None or not st["tricks"]:
+            continue
+        side = {st["declarer"]} | ({st["partner"]} if st.get("partner") else set())
+        held = {card for agent in side for card in st["dealt_hands"][agent]} | set(st.get("skat") or ())
+        with_ = "CQ" in held
+        assert line.startswith(f"Hoch {line.split()[1]} ({'with' if with_ else 'without'} "), (seed, line)
+        seen.add(with_)
+    assert seen, "no hand with hoch among the seeds"
