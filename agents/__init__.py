@@ -14,6 +14,8 @@
 | ``pimc_neural`` | the ``pimc`` search with that network playing the playouts (``agents.search.pimc_neural``; |
 | | ``pimc_neural[path=...,samples=...]``) |
 | ``ismcts`` | compiled information-set MCTS (SO-ISMCTS) with the ``pimc`` playouts (``agents.search.ismcts``) |
+| ``pimc_dd`` | determinized search, the last tricks of every sampled world solved exactly (``agents.search.pimc_dd``; |
+| | ``pimc_dd[worlds=...,inference=...]``) |
 | ``rules`` | the game's rule-based player (``rules_agent`` of its record in ``trick_core.registry``) |
 | ``"package.module:attr"`` | an outside agent: ``attr(game, **kwargs)`` must return an agent |
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import importlib
 import inspect
 
+from trick_core.extras import MissingExtraError, extra_of  # (imported first: missing extras reported as one line)
 from trick_core.registry import GAME_NAMES, game_spec
 
 from .config import parse_value
@@ -38,6 +41,7 @@ BUILTIN_AGENTS = {
     "neural": ("agents.neural", "make_agent"),
     "pimc_neural": ("agents.search.pimc_neural", "NeuralPIMCAgent"),
     "ismcts": ("agents.search", "ISMCTSAgent"),
+    "pimc_dd": ("agents.search.pimc_dd", "make_pimc_dd"),
 }
 
 __all__ = ["BUILTIN_AGENTS", "GAME_NAMES", "check_option_agents", "make", "parse_agent_spec"]
@@ -50,7 +54,13 @@ def make(name: str, game: str, **kwargs):
     kwargs = {**spec_kwargs, **kwargs}
     if base_name in BUILTIN_AGENTS:
         module_name, attr = BUILTIN_AGENTS[base_name]
-        return _built(name, getattr(importlib.import_module(module_name), attr), game, kwargs)
+        try:
+            return _built(name, getattr(importlib.import_module(module_name), attr), game, kwargs)
+        except ModuleNotFoundError as error:  # neural, pimc_neural without torch: name the extra to install
+            extra = extra_of(error.name or "")
+            if extra is None:
+                raise
+            raise MissingExtraError(extra, error.name, f"agent {base_name!r}") from None
     if base_name == "rules":
         return _built(name, _import_attr(spec.rules_agent, "rules agent"), game, kwargs)
     if ":" in base_name:

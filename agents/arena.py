@@ -54,6 +54,7 @@ import numpy as np
 
 from trick_core.bits import derived_seed
 from trick_core.checks import check_seed, positive_int
+from trick_core.output_paths import check_output_file, check_plot_file
 from trick_core.registry import game_spec, make_env
 from trick_core.seat_view import SeatView
 from trick_core.worker_pool import run_in_workers
@@ -480,7 +481,7 @@ class Args:
     """knuffeln, bavarian, palatinate or asserufen"""
     agents: list[str]
     """two or more agents: random, rules, pimc, pimc_random, nested_pimc, neural, pimc_neural, ismcts,
-    package.module:attr; arguments in brackets, e.g. pimc[samples=20]"""
+    pimc_dd, package.module:attr; arguments in brackets, e.g. pimc[samples=20]"""
     hands: int = 100
     """deals per match (each is played once per seating)"""
     seed: int = 0
@@ -527,7 +528,18 @@ def ray_options(args):
     return RayOptions(address=args.ray_address)
 
 
+def check_outputs(args: Args) -> None:
+    """``--json``, ``--records`` and ``--plot`` checked before the first deal (their folders exist and are
+    writable; ``--plot`` also needs the ``plot`` extra), so that a long match is not lost at the end."""
+    for option, path in (("--json", args.json), ("--records", args.records)):
+        if path is not None:
+            check_output_file(path, option)
+    if args.plot is not None:
+        check_plot_file(args.plot, "--plot")
+
+
 def main(args: Args) -> dict:
+    check_outputs(args)
     summary = run_arena(
         args.game, args.agents, args.hands, args.seed, parse_config(args.config), default_workers(args, 1),
         args.records, args.progress, args.backend, ray_options(args),
@@ -544,9 +556,10 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
     def check(args: Args) -> None:
+        check_outputs(args)
         check_option_agents("agents", args.agents, args.game)
         if args.backend == "ray":
             from .ray_arena import check_ray_installed
@@ -555,4 +568,4 @@ if __name__ == "__main__":
         check_match_inputs(args.game, args.agents, args.hands, args.seed, parse_config(args.config),
                            default_workers(args, 1), args.backend)
 
-    main(checked(tyro.cli(Args), check))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

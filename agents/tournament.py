@@ -1,5 +1,5 @@
-"""The bots' tournament (``make run``): duplicate round robins of ``random``, ``rules`` and ``pimc`` on every
-game — and the trained ``neural`` agent in the games a network is shipped for — with leaderboards.
+"""The bots' tournament (``make run``): duplicate round robins of ``random``, ``rules``, ``pimc`` and
+``pimc_dd`` on every game — and the trained ``neural`` agent in the games a network is shipped for — with leaderboards.
 
 ``python -m agents.tournament`` plays, for each of Knüffeln, Bavarian Schafkopf, Palatinate Schafkopf and
 Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every deal at every seating,
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from rich.console import Console
@@ -23,6 +24,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from trick_core.checks import check_seed, positive_int
+from trick_core.extras import MissingExtraError, require
+from trick_core.output_paths import check_output_file, check_output_folder
 from trick_core.registry import GAME_NAMES, game_spec
 
 from . import check_option_agents, make
@@ -31,6 +34,7 @@ from .leaderboard import json_ready, print_leaderboard, save_plot
 from .neural import neural_available
 
 DEFAULT_PIMC = "pimc"
+DEFAULT_PIMC_DD = "pimc_dd"
 
 
 
@@ -48,6 +52,8 @@ class Args:
     """seed of the deals and the agents"""
     pimc: str = DEFAULT_PIMC
     """the pimc entrant, with its arguments"""
+    pimc_dd: str = DEFAULT_PIMC_DD
+    """the exact-solver search entrant (agents.search.pimc_dd), with its arguments"""
     neural: bool = True
     """enter the trained neural agent in the games a checkpoint is shipped for"""
     extra: list[str] = field(default_factory=list)
@@ -63,15 +69,16 @@ class Args:
     json: str | None = None
     """write every game's summary here"""
     plot_dir: str | None = None
-    """write one PNG per game into this folder"""
+    """write one PNG per game into this folder (created when missing)"""
     progress: bool = True
     """show progress bars"""
 
 
-def entrants(pimc: str, extra: list[str], game: str | None = None, neural: bool = True) -> list[str]:
+def entrants(pimc: str, extra: list[str], game: str | None = None, neural: bool = True,
+             pimc_dd: str = DEFAULT_PIMC_DD) -> list[str]:
     """The agents of ``game``'s round robin: ``neural`` joins where a checkpoint is shipped for it."""
     shipped = neural and game is not None and neural_available(game)
-    return ["random", "rules", pimc, *(["neural"] if shipped else []), *extra]
+    return ["random", "rules", pimc, pimc_dd, *(["neural"] if shipped else []), *extra]
 
 
 def run_tournament(args: Args, console: Console | None = None) -> dict:
@@ -96,6 +103,11 @@ def run_tournament(args: Args, console: Console | None = None) -> dict:
 def check_entries(args: Args) -> None:
     """Every game, entrant and size of the tournament, checked before the first deal is played (a bad name
     found only when its game comes up would cost the games played before it): ``ValueError`` naming it."""
+    if args.json is not None:
+        check_output_file(args.json, "--json")
+    if args.plot_dir is not None:
+        check_output_folder(args.plot_dir, "--plot-dir")
+        require("plot", "matplotlib", "--plot-dir")
     if args.hands is not None:
         positive_int(args.hands, "hands")
     check_seed(args.seed, "tournament")
@@ -105,16 +117,21 @@ def check_entries(args: Args) -> None:
         check_ray_installed("--backend ray")
     for game in args.games:
         check_option_agents("pimc", [args.pimc], game)
+        check_option_agents("pimc_dd", [args.pimc_dd], game)
         check_option_agents("extra", args.extra, game)
-        for name in set(entrants(args.pimc, args.extra, game, args.neural)) - {args.pimc, *args.extra}:
-            make(name, game)  # the fixed entrants: random, rules, and neural where shipped
+        for name in set(entrants(args.pimc, args.extra, game, args.neural, args.pimc_dd)) - {
+                args.pimc, args.pimc_dd, *args.extra}:
+            try:
+                make(name, game)  # the fixed entrants: random, rules, and neural where shipped
+            except MissingExtraError as error:  # neural without torch: say how to play without it too
+                raise ValueError(f"{error}; or play without it: --no-neural") from None
 
 
 def _play_games(args: Args, console: Console, workers: int | None, options) -> dict:
     results = {}
     for game in args.games:
         spec = game_spec(game)
-        agents = entrants(args.pimc, args.extra, game, args.neural)
+        agents = entrants(args.pimc, args.extra, game, args.neural, args.pimc_dd)
         start = time.perf_counter()
         hands = args.hands if args.hands is not None else spec.tournament_deals
         summary = run_arena(
@@ -126,7 +143,8 @@ def _play_games(args: Args, console: Console, workers: int | None, options) -> d
         console.print(f"{game}: {seconds:.0f} s\n")
         results[game] = summary
         if args.plot_dir:
-            save_plot(summary, f"{args.plot_dir.rstrip('/')}/{game}.png")
+            Path(args.plot_dir).mkdir(parents=True, exist_ok=True)
+            save_plot(summary, str(Path(args.plot_dir) / f"{game}.png"))
     console.print(overview_table(results))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
@@ -158,6 +176,6 @@ def _cell(row: dict | None) -> str:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import checked
+    from trick_core.command_line import checked, command_prog
 
-    run_tournament(checked(tyro.cli(Args), check_entries))
+    run_tournament(checked(tyro.cli(Args, prog=command_prog()), check_entries))

@@ -7,9 +7,12 @@
 | ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands | ``pimc`` |
 | ``pimc_neural`` | playouts played by a trained network (``agents.neural``), batched | ``pimc_neural`` |
 | ``ismcts`` | one search tree over the seat's information set (SO-ISMCTS), heuristic playouts | ``ismcts`` |
+| ``pimc_dd`` | sampled worlds' last tricks solved exactly (``trick_core.solver``), else ``pimc`` | ``pimc_dd`` |
 
 ``outcomes.search_function`` gives the compiled search loop (``trick_core.drivers.search_outcomes``) of a
-game and playout policy. ``pimc_neural`` is not imported here (it loads torch for its checkpoint).
+game and playout policy, ``outcomes.solver_function`` the exact solver of a game (``trick_core.solver``).
+``pimc_neural`` and ``pimc_dd`` are not imported here (``pimc_neural`` loads torch for its checkpoint,
+``pimc_dd`` compiles the solver).
 """
 
 from __future__ import annotations

@@ -13,13 +13,16 @@ so the real table's hidden cards never reach the search.
 Playouts are uniformly random (``RANDOM_PLAYOUTS``) or played by the game's heuristic playout policy
 (``HEURISTIC_PLAYOUTS``: the ``policy_module`` of the game's record in ``trick_core.registry``), with ``epsilon`` its
 share of random cards.
+
+``solver_function(game)`` gives the exact solver (``trick_core.solver``) instead: each world's rest of
+the hand played perfectly by both sides rather than played out.
 """
 
 from __future__ import annotations
 
 import functools
 
-from trick_core import drivers
+from trick_core import drivers, solver
 from trick_core.registry import game_spec
 
 RANDOM_PLAYOUTS = "random"
@@ -37,3 +40,12 @@ def search_function(game: str, playouts: str):
     if playouts == HEURISTIC_PLAYOUTS:
         return drivers.compiled_search(spec.kernel(), spec.policy()).search_outcomes
     raise ValueError(f"unknown playout policy {playouts!r}; choose {RANDOM_PLAYOUTS!r} or {HEURISTIC_PLAYOUTS!r}")
+
+
+@functools.cache
+def solver_function(game: str):
+    """The compiled exact solver of a game (``trick_core.solver.compiled_solver`` over the registry's
+    kernel and playout policy): ``solve(state, seat)``, ``solve_outcomes(world, seat, actions, samples,
+    rng, out)`` and the variants taking the number of exactly solved tricks."""
+    spec = game_spec(game)
+    return solver.compiled_solver(spec.kernel(), spec.policy())

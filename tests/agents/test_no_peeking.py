@@ -19,6 +19,8 @@ AGENTS = [
     ("rules", {}),
     ("pimc_neural", {"samples": 3}),
     ("ismcts", {"iterations": 40}),
+    ("pimc_dd", {"worlds": 3, "bid_worlds": 3}),
+    ("pimc_dd", {"worlds": 3, "bid_worlds": 3, "inference": "heuristic", "fallback": False}),
 ]
 
 
@@ -106,7 +108,9 @@ def test_twin_tables_look_the_same_to_the_acting_seat(game, config):
         np.testing.assert_array_equal(seen["observation"], seen_twin["observation"])
 
 
-@pytest.mark.parametrize(("name", "kwargs"), AGENTS, ids=[name.split(":")[-1] for name, _ in AGENTS])
+@pytest.mark.parametrize(("name", "kwargs"), AGENTS,
+                         ids=[name.split(":")[-1] + "".join(f"-{v}" for k, v in kwargs.items() if k == "inference")
+                              for name, kwargs in AGENTS])
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
 def test_agent_decides_the_same_on_twin_tables(game, config, name, kwargs):
     if name == "pimc_neural" and (config or not neural_available(game)):
@@ -115,7 +119,7 @@ def test_agent_decides_the_same_on_twin_tables(game, config, name, kwargs):
         agent = table.agent_selection
         first = make(name, game, seed=index, **kwargs)
         second = make(name, game, seed=index, **kwargs)
-        if name in ("pimc", "pimc_neural", "ismcts"):
+        if name in ("pimc", "pimc_neural", "ismcts", "pimc_dd"):
             np.testing.assert_array_equal(first.action_values(table, agent), second.action_values(twin, agent))
         assert first.act(table, agent) == second.act(twin, agent)
 

@@ -21,7 +21,7 @@ def test_a_small_tournament_reports_every_pair(tmp_path):
     for game, summary in results.items():
         agents = entrants(args.pimc, args.extra, game)
         shipped = {"neural"} if neural_available(game) else set()
-        assert set(summary["agents"]) == set(agents) == {"random", "rules", "pimc"} | shipped
+        assert set(summary["agents"]) == set(agents) == {"random", "rules", "pimc", "pimc_dd"} | shipped
         assert summary["hands"] == 2
         assert len(summary["matches"]) == len(agents) * (len(agents) - 1) // 2  # a round robin
     assert (tmp_path / "t.json").stat().st_size > 0

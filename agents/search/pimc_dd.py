@@ -1,0 +1,422 @@
+"""The ``pimc_dd`` agent: determinized search (PIMC) whose worlds are solved exactly (double dummy).
+
+For every decision with a choice the agent draws one world consistent with what its seat knows
+(``env.unwrapped.resample_from_infostate``), hands its kernel state to the game's exact solver
+(``agents.search.outcomes.solver_function``, ``trick_core.solver``), which redeals the cards hidden from the
+seat ``worlds`` times in compiled code and, in each redealt world, solves the rest of the hand after each
+legal action by alpha-beta search: the settlement of the agent's side when every seat plays perfectly with
+all cards open. The agent plays the action with the best mean settlement. Where ``pimc`` (``heuristic``)
+plays heuristic playouts and so values a card as club habits would continue, ``pimc_dd`` values it as
+perfect play would: a world costs more, but one world says what many playouts only estimate. The redeal
+depends only on what the seat knows (the drawn world shares that with the real table), so no hidden card
+of the real table reaches the search (the no-peeking tests, ``tests/agents/test_no_peeking.py``).
+
+**How much is exact** (``exact_tricks``, ``DEFAULT_EXACT_TRICKS``): the last ``exact_tricks`` tricks of each
+world are solved exactly; before them the solver lets the playout policy (the ``pimc`` playouts' club
+habits, without random cards) play. Solving a whole Schafkopf hand from the first trick costs far more than
+a decision's budget allows when it is done for every world and every legal card (the solver's benchmark,
+``benchmarks/solver.py``, gives the cost per trick it starts from), while the last five tricks cost well
+under a millisecond. The defaults (five tricks in the Schafkopf games, four in Knüffeln, 24 worlds) keep
+the median decision far under 50 ms of one core (``docs/results.md``); a late decision is solved to the
+end of the hand, an early one values the opening tricks by the policy's play and the rest exactly.
+
+**Fallback** (``fallback=True``, the default): decisions without card play and card plays before the last
+``exact_tricks`` tricks are taken by the built-in ``pimc`` (``agents.search.make_pimc``): there the solve
+is not exact within the budget (one deterministic playout per world, then the exact end), and ``pimc``'s
+tuned playouts and caution did better (``docs/results.md``: without the fallback ``pimc_dd`` lost to
+``pimc`` in Palatinate by 6.5 units per hand). The rest of this docstring describes ``fallback=False``,
+and the card play of the last tricks in either case.
+
+**Bids, calls, doubles, laying away** are valued the same way: the worlds after each option are solved (the
+solver takes every later decision outside card play by the playout policy's conservative default), with
+``bid_worlds`` worlds, as such decisions are few and decide a whole hand. The caution ``pimc`` learned
+holds here too (``agents.search.heuristic``): worlds drawn from the bids' legality alone make an average
+opponent, so a defender's search sees an average declarer and doubles far too often. ``cautious`` (default
+True; False in Palatinate, as for ``pimc``, ``GAME_DEFAULTS``) never doubles and never offers schenken.
+
+**Knüffeln** (``KnuffelnDoubleDummyAgent``): the card or exchange with the best mean, turned (led face
+down) when the team wins in at least ``turn_threshold`` of the solved worlds after it and no Jann is still
+possible for the team; a turn is answered by comparing ``accept`` and ``flee`` with the worlds in which the
+turner's team wins weighted by ``turn_likelihood`` (the Bayes correction of ``agents.search.knuffeln``);
+talk turns stay silent. The Knüffeln solver is exact for the last tricks only (its docstring says from
+which trick); before that it plays the heuristic.
+
+**Inference** (``inference="heuristic"``): worlds drawn from legality alone ignore what the other seats'
+plays show (a seat that did not trump a trick it could have won cheaply probably holds no small trump).
+Following Rebstock et al. (2019, "Policy-based inference in trick-taking card games"), each world is weighted
+by the probability, under a model of the other players, of every card they have played this hand: the model
+is the game's compiled playout policy (the club habits of the ``pimc`` playouts), which plays its
+heuristic card with probability ``trust`` and any legal card otherwise, so an observed card has probability
+``trust * [the heuristic's card] + (1 - trust) / legal cards``. The agent draws ``oversample`` times
+``worlds`` candidate worlds, replays the hand in each (from its deal, ``init_state``, with the kernel's
+recorded history), weights it, and keeps ``worlds`` of them drawn in proportion to the weights (importance
+resampling: the solved values then need no weights, and a world drawn twice is solved once). Only card
+plays are weighed: the playout policy's other decisions are defaults or random, and say little about a
+hand. ``inference="off"`` (the default) draws the worlds from legality alone, in compiled code: inference
+did not help in the measurement (Bavarian, 60 deals: -0.49 [-1.03, +0.04] per hand against ``off``,
+``docs/results.md``).
+
+Use: ``agents.make("pimc_dd", game, worlds=..., inference=..., exact_tricks=...)``, or on the arena's
+command line ``"pimc_dd[worlds=24,inference=off,seed=1]"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+
+import numpy as np
+
+from trick_core import drivers
+from trick_core.bits import make_rng
+from trick_core.registry import game_spec
+
+from ..base import (
+    ActionValueAgent,
+    actions_named,
+    card_actions,
+    legal_actions,
+    positive_int,
+    probability,
+    seat_of,
+    turn_actions,
+)
+from . import make_pimc
+from . import outcomes as search_outcomes
+from .heuristic import CAUTIOUS_ACTIONS
+from .pimc import nan_mean
+
+DEFAULT_WORLDS = 24
+"""Worlds solved per card decision (chosen by the decision-time budget, ``docs/results.md``)."""
+DEFAULT_BID_WORLDS_FACTOR = 4
+"""``bid_worlds`` is this many times ``worlds`` unless given."""
+INFERENCE_MODES = ("off", "heuristic")
+DEFAULT_INFERENCE = "off"
+DEFAULT_TRUST = 0.5
+DEFAULT_OVERSAMPLE = 4
+GAME_DEFAULTS = {
+    "palatinate": {"cautious": False},
+}
+"""Per-game defaults of ``make_pimc_dd`` (the module docstring says why)."""
+DEFAULT_EXACT_TRICKS = {"knuffeln": 4, "bavarian": 5, "palatinate": 5, "asserufen": 5}
+"""The last tricks solved exactly (the playout policy plays the cards before them in each world), per game:
+the largest that keeps the median decision within its budget (module docstring)."""
+DEFAULT_TURN_THRESHOLD = 0.6
+DEFAULT_TURN_LIKELIHOOD = 0.5
+
+
+class DoubleDummyPIMCAgent(ActionValueAgent):
+    """PIMC with every sampled world solved exactly (see the module docstring)."""
+
+    name = "pimc_dd"
+
+    def __init__(
+        self,
+        game: str,
+        worlds: int = DEFAULT_WORLDS,
+        bid_worlds: int | None = None,
+        inference: str = DEFAULT_INFERENCE,
+        trust: float = DEFAULT_TRUST,
+        oversample: int = DEFAULT_OVERSAMPLE,
+        exact_tricks: int | None = None,
+        fallback: bool = True,
+        cautious: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(game, seed)
+        self.exact_tricks = DEFAULT_EXACT_TRICKS[self.game] if exact_tricks is None else positive_int(
+            exact_tricks, "exact_tricks")
+        self.worlds = positive_int(worlds, "worlds")
+        self.bid_worlds = DEFAULT_BID_WORLDS_FACTOR * self.worlds if bid_worlds is None else positive_int(
+            bid_worlds, "bid_worlds")
+        if inference not in INFERENCE_MODES:
+            raise ValueError(f"inference must be one of {INFERENCE_MODES}, got {inference!r}")
+        self.inference = inference
+        self.trust = probability(trust, "trust")
+        self.oversample = positive_int(oversample, "oversample")
+        if not isinstance(cautious, bool):
+            raise ValueError(f"cautious must be True or False, got {cautious!r}")
+        if not isinstance(fallback, bool):
+            raise ValueError(f"fallback must be True or False, got {fallback!r}")
+        self.cautious = cautious
+        self.fallback = make_pimc(self.game, seed=seed) if fallback else None
+        package = game_spec(self.game).kernel().__name__.rsplit(".", 1)[0]
+        self._tricks_left = importlib.import_module(f"{package}.solve").tricks_left
+        self.searches = 0
+        self.delegated = 0
+        self.search_seconds = 0.0
+        self.inconsistent_worlds = 0
+        self.solver = search_outcomes.solver_function(self.game)  # fails here, not mid-hand, for an unsolved game
+        self._inference = None
+        self._table = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if self.fallback is not None:
+            self.fallback.reset(seed)
+
+    def delegates(self, env, agent: str, legal: np.ndarray) -> bool:
+        """Whether ``fallback`` (the built-in ``pimc``) takes this decision: one without card play among
+        ``legal``, or a card play before the last ``exact_tricks`` tricks (the trick count read from a
+        sampled world: it is public)."""
+        if self.fallback is None:
+            return False
+        if not card_actions(env)[legal].any():
+            return True
+        world = env.unwrapped.resample_from_infostate(agent, 0)  # a fixed seed: only public counts are read
+        return int(self._tricks_left(world.kernel_state())) > self.exact_tricks
+
+    def act(self, env, agent: str) -> int:
+        legal = legal_actions(env, agent)
+        if legal.size > 1 and self.delegates(env, agent, legal):
+            self.delegated += 1
+            return self.fallback.act(env, agent)
+        self.decisions += 1
+        if self.cautious:
+            cautious = legal[actions_named(env, "cautious", CAUTIOUS_ACTIONS.__contains__)[legal]]
+            if cautious.size:
+                return int(cautious[0])
+        if legal.size == 1:
+            return int(legal[0])
+        return int(legal[int(np.argmax(self.action_values(env, agent, legal)))])
+
+    def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
+        """Mean exact settlement of ``agent``'s side after each legal action (in the order of ``legal``)."""
+        if legal is None:
+            legal = legal_actions(env, agent)
+        if self.delegates(env, agent, legal):
+            return self.fallback.action_values(env, agent, legal)
+        return nan_mean(self.search(env, agent, legal))
+
+    def worlds_for(self, env, actions: np.ndarray) -> int:
+        """``bid_worlds`` for a decision without card play among ``actions``, else ``worlds``."""
+        return self.worlds if card_actions(env)[actions].any() else self.bid_worlds
+
+    def search(self, env, agent: str, actions: np.ndarray) -> np.ndarray:
+        """``agent``'s exact settlement after each of ``actions`` (columns) in every solved world (rows); NaN
+        where a world does not allow the action (an env resampling bug, counted in ``inconsistent_worlds``)."""
+        start = time.perf_counter()
+        count = self.worlds_for(env, actions)
+        seat = seat_of(env, agent)
+        world = env.unwrapped.resample_from_infostate(agent, self.rng)
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        rng = make_rng(int(self.rng.integers(2**63)))
+        if self.inference == "off":
+            values = np.empty((count, actions.size), dtype=np.float64)
+            self.solver.solve_outcomes_tricks(world.kernel_state(), seat, actions, count, rng, self.exact_tricks,
+                                              values)
+        else:
+            values = self._inferred_values(world, seat, actions, count, rng)
+        self.inconsistent_worlds += int(np.isnan(values).any(axis=1).sum())
+        self.searches += 1
+        self.search_seconds += time.perf_counter() - start
+        return values
+
+    def _inferred_values(self, world, seat: int, actions: np.ndarray, count: int, rng: np.ndarray) -> np.ndarray:
+        """The solved values in ``count`` worlds drawn by importance resampling (module docstring)."""
+        if self._inference is None:
+            self._inference = PlayInference(world, self.trust)
+        candidates, weights = self._inference.weighted_worlds(world, seat, self.oversample * count, rng)
+        kept = resampled_indices(weights, count, self.rng)
+        kernel = self._inference.kernel
+        mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
+        work = np.empty_like(candidates[0])
+        if self._table is None:
+            self._table = self.solver.new_table()  # one table for every solve: a fresh one per solve costs more
+        keys, bounds, version = self._table
+        nodes = np.zeros(1, dtype=np.int64)  # the positions searched (the solver counts them; unused here)
+        solved: dict[int, np.ndarray] = {}
+        values = np.empty((count, actions.size), dtype=np.float64)
+        for row, index in enumerate(kept):
+            if index not in solved:
+                state = candidates[index]
+                kernel.legal_action_mask(state, mask)
+                column = np.full(actions.size, np.nan)
+                for i, action in enumerate(actions):
+                    if mask[action]:
+                        work[:] = state
+                        kernel.apply_action(work, action)
+                        column[i] = self.solver.solve_tricks(work, seat, self.exact_tricks, keys, bounds, version,
+                                                             nodes)
+                solved[index] = column
+            values[row] = solved[index]
+        return values
+
+    def stats(self) -> dict:
+        """Decisions, searches (decisions with a choice), milliseconds per search, inconsistent worlds (0
+        expected) and, with inference, the mean effective share of the candidate worlds."""
+        per_search = 1000.0 * self.search_seconds / self.searches if self.searches else float("nan")
+        result = {"decisions": self.decisions, "searches": self.searches, "ms_per_search": per_search,
+                  "inconsistent_worlds": self.inconsistent_worlds, "delegated": self.delegated}
+        if self._inference is not None:
+            result["effective_world_share"] = self._inference.mean_effective_share()
+        return result
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(game={self.game!r}, worlds={self.worlds}, bid_worlds={self.bid_worlds}, "
+                f"inference={self.inference!r}, trust={self.trust}, cautious={self.cautious})")
+
+
+class KnuffelnDoubleDummyAgent(DoubleDummyPIMCAgent):
+    """``pimc_dd`` for Knüffeln: solved worlds, plus turning and answering turns (module docstring)."""
+
+    def __init__(
+        self,
+        game: str = "knuffeln",
+        worlds: int = DEFAULT_WORLDS,
+        bid_worlds: int | None = None,
+        inference: str = DEFAULT_INFERENCE,
+        trust: float = DEFAULT_TRUST,
+        oversample: int = DEFAULT_OVERSAMPLE,
+        exact_tricks: int | None = None,
+        fallback: bool = True,
+        turn_threshold: float = DEFAULT_TURN_THRESHOLD,
+        turn_likelihood: float = DEFAULT_TURN_LIKELIHOOD,
+        seed: int | None = None,
+    ) -> None:
+        if game != "knuffeln":
+            raise ValueError(f"the Knüffeln pimc_dd agent plays knuffeln, not {game!r}")
+        super().__init__(game, worlds, bid_worlds, inference, trust, oversample, exact_tricks, fallback, True, seed)
+        self.turn_threshold = probability(turn_threshold, "turn_threshold")
+        self.turn_likelihood = probability(turn_likelihood, "turn_likelihood")
+
+    def act(self, env, agent: str) -> int:
+        from knuffeln_env.knuffeln import kernel as K
+
+        from ..rules.knuffeln_table import decode
+
+        legal = legal_actions(env, agent)
+        if legal.size > 1 and self.delegates(env, agent, legal):
+            self.delegated += 1
+            return self.fallback.act(env, agent)
+        self.decisions += 1
+        if legal.size == 1:
+            return int(legal[0])
+        turns = turn_actions(env)[legal]
+        candidates = legal[~turns]
+        if candidates.size == 1 and not turns.any():
+            return int(candidates[0])
+        table = decode(env.observe(agent)["observation"], env.unwrapped.config, token_code=False)
+        if table.phase == K.PHASE_TALK:
+            return K.ACTION_SILENT
+        values = self.search(env, agent, candidates)
+        if table.phase == K.PHASE_ANSWER:
+            return int(candidates[answer_index(candidates, values, K.ACTION_ACCEPT, self.turn_likelihood)])
+        best = int(np.argmax(nan_mean(values)))
+        card = int(candidates[best]) - K.ACTION_PLAY
+        if turns.any() and 0 <= card < K.NUM_CARDS and not table.march_mine and table.tricks_theirs > 0:
+            column = values[:, best]
+            column = column[~np.isnan(column)]
+            if column.size and float(np.mean(column > 0)) >= self.turn_threshold and K.ACTION_TURN + card in legal:
+                return K.ACTION_TURN + card
+        return int(candidates[best])
+
+    def __repr__(self) -> str:
+        return (f"KnuffelnDoubleDummyAgent(worlds={self.worlds}, inference={self.inference!r}, "
+                f"turn_threshold={self.turn_threshold}, turn_likelihood={self.turn_likelihood})")
+
+
+def answer_index(candidates: np.ndarray, values: np.ndarray, accept: int, turn_likelihood: float) -> int:
+    """Accept or flee: the mean of each answer over its worlds, the accept worlds that the turner's team
+    wins weighted by ``turn_likelihood`` (``agents.search.knuffeln``)."""
+    scores = np.full(candidates.size, -np.inf)
+    for i, action in enumerate(candidates):
+        column = values[:, i]
+        column = column[~np.isnan(column)]
+        if column.size == 0:
+            continue
+        weights = np.where(column > 0, turn_likelihood, 1.0) if action == accept else np.ones(column.size)
+        total = float(np.sum(weights))
+        scores[i] = float(np.sum(weights * column)) / total if total > 0 else float(np.mean(column))
+    return int(np.argmax(scores))
+
+
+class PlayInference:
+    """Weights of sampled worlds by the likelihood of the other seats' card plays (module docstring)."""
+
+    def __init__(self, world, trust: float) -> None:
+        spec = game_spec(world.game_name)
+        self.kernel = spec.kernel()
+        self.policy = spec.policy()
+        self.resample_hidden = drivers.compiled(self.kernel).resample_hidden
+        self.trust = trust
+        self.is_card = card_actions(world) & ~turn_actions(world)
+        self.effective_shares: list[float] = []
+
+    def weighted_worlds(self, world, seat: int, count: int, rng: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        """``count`` redeals of ``world``'s hidden cards (compiled, from what ``seat`` knows) and the
+        likelihood of the other seats' card plays in each."""
+        base = world.kernel_state()
+        states, weights = [], np.zeros(count, dtype=np.float64)
+        for _ in range(count):
+            sampled = np.empty_like(base)
+            if not self.resample_hidden(base, seat, rng, sampled):
+                continue
+            states.append(sampled)
+            weights[len(states) - 1] = np.exp(self.log_likelihood(world, sampled, seat))
+        if not states:
+            raise RuntimeError(f"{world.game_name}: found no deal consistent with what seat {seat} knows")
+        weights = weights[: len(states)]
+        self.effective_shares.append(effective_share(weights))
+        return states, weights
+
+    def log_likelihood(self, world, sampled: np.ndarray, seat: int) -> float:
+        """Log-probability of the other seats' card plays in ``sampled`` under the trusted playout policy;
+        0 (no information) where the hand does not replay from its deal (a world the replay cannot
+        reproduce is kept at the legality prior rather than dropped)."""
+        kernel = self.kernel
+        length = int(sampled[kernel.S_HISTORY_LENGTH])
+        seats = sampled[kernel.S_HISTORY_SEATS: kernel.S_HISTORY_SEATS + length]
+        history = sampled[kernel.S_HISTORY_ACTIONS: kernel.S_HISTORY_ACTIONS + length]
+        if not any(self.is_card[a] and s != seat for s, a in zip(seats.tolist(), history.tolist(), strict=True)):
+            return 0.0
+        state = self.hand_start(world, sampled)
+        mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
+        policy_rng = make_rng(0)  # the heuristic card takes no random draw at trust's epsilon 0
+        total = 0.0
+        for actor, action in zip(seats.tolist(), history.tolist(), strict=True):
+            kernel.legal_action_mask(state, mask)
+            if kernel.current_seat(state) != actor or not mask[action]:
+                return 0.0
+            if actor != seat and self.is_card[action]:
+                legal_cards = int(np.count_nonzero(mask[: self.is_card.size][self.is_card]))
+                chosen = int(self.policy.heuristic_action(state, policy_rng, 0.0))
+                total += np.log(self.trust * (chosen == action) + (1.0 - self.trust) / legal_cards)
+            kernel.apply_action(state, action)
+        return total
+
+    def hand_start(self, world, sampled: np.ndarray) -> np.ndarray:
+        """The kernel state at the deal of the hand that ``sampled`` (a redeal of ``world``) is in, from which
+        the kernel's recorded history replays to ``sampled``."""
+        deal = world._deal_from_state(sampled)  # the world is a sample: nothing of the real table (agents.base)
+        state = np.empty_like(sampled)
+        self.kernel.init_state(state, world._params, deal.dealer, deal.cards)
+        return state
+
+    def mean_effective_share(self) -> float:
+        return float(np.mean(self.effective_shares)) if self.effective_shares else float("nan")
+
+
+def effective_share(weights: np.ndarray) -> float:
+    """Kish's effective sample size of ``weights`` as a share of their number (1: all equal)."""
+    total = float(np.sum(weights))
+    return total * total / (weights.size * float(np.sum(weights * weights))) if total > 0 else 0.0
+
+
+def resampled_indices(weights: np.ndarray, count: int, rng: np.random.Generator) -> list[int]:
+    """``count`` indices drawn in proportion to ``weights`` (systematic resampling: low variance, and each
+    index is drawn about ``count * weight / total`` times); uniform where every weight is 0."""
+    total = float(np.sum(weights))
+    probabilities = weights / total if total > 0 else np.full(weights.size, 1.0 / weights.size)
+    positions = (rng.random() + np.arange(count)) / count
+    cumulative = np.cumsum(probabilities)
+    cumulative[-1] = 1.0
+    return np.searchsorted(cumulative, positions, side="right").tolist()
+
+
+def make_pimc_dd(game: str, **kwargs) -> DoubleDummyPIMCAgent:
+    """The built-in ``pimc_dd`` of ``game`` (``agents.make("pimc_dd", game, **kwargs)``): Knüffeln's agent,
+    or the general one with ``GAME_DEFAULTS`` filling in what ``kwargs`` leaves out."""
+    if game == "knuffeln":
+        return KnuffelnDoubleDummyAgent(game, **kwargs)
+    return DoubleDummyPIMCAgent(game, **{**GAME_DEFAULTS.get(game, {}), **kwargs})

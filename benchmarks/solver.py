@@ -1,0 +1,143 @@
+"""Milliseconds per exact solve (``trick_core.solver``), printed as JSON (the solver table of
+``docs/benchmarks.md``).
+
+Positions: hands dealt at random (seeds 0, 1, ...) whose bids, calls, doubles and exchanges, and every
+card before the measured trick, are played by the game's playout policy (``heuristic_action``: the
+contracts the ``pimc`` agent's playouts reach; a hand thrown in is skipped). At the start of trick
+``t`` the rest of the hand is solved exactly for the seat to lead (``solve_tricks`` with one table
+reused, as ``solve_outcomes`` does). Every position is solved once untimed (compilation and a warm
+cache), then each is timed alone (``time.perf_counter``; the solver is single-threaded: one core).
+
+Schafkopf rows solve the whole rest of the hand from tricks 1, 3 and 5. Knüffeln's free play is wider: its
+rows solve exactly from every trick (``--knuffeln-tricks``), which shows from which trick on a full solve
+stays within ``--budget-ms`` (median), the depth behind its ``EXACT_TRICKS``.
+
+``python -m benchmarks.solver [--positions 200] [--games ...] [--json PATH]``
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from agents.search.outcomes import solver_function
+from benchmarks.timing import check_games, check_positive
+from trick_core.output_paths import check_output_file
+from trick_core.registry import GAME_NAMES, game_spec
+
+SCHAFKOPF_TRICKS = (1, 3, 5)
+"""The tricks from which the Schafkopf rows solve the rest of the hand."""
+
+
+@dataclass
+class Args:
+    """Milliseconds per exact solve."""
+
+    games: list[str] = field(default_factory=lambda: list(GAME_NAMES))
+    positions: int = 200
+    """positions per game and trick"""
+    knuffeln_tricks: list[int] = field(default_factory=lambda: [9, 8, 7, 6, 5, 4])
+    """Knüffeln: the tricks from which a full solve is timed"""
+    budget_ms: float = 1.0
+    """Knüffeln: the median a full solve must stay within"""
+    json: str | None = None
+    """also write the result here"""
+
+
+def positions(game: str, trick: int, count: int) -> list[np.ndarray]:
+    """Kernel states at the start of ``trick`` (1-based) of hands played by the playout policy."""
+    spec = game_spec(game)
+    kernel, policy = spec.kernel(), spec.policy()
+    params = kernel.make_params()
+    rng = np.empty(1, dtype=np.uint64)
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+    found = []
+    seed = 0
+    while len(found) < count:
+        rng[0] = np.uint64(seed)
+        seed += 1
+        kernel.deal_random(state, params, rng)
+        while kernel.current_seat(state) >= 0:
+            at_trick = state[kernel.S_TRICK_NUMBER] == trick - 1 and state[kernel.S_TRICK_SIZE] == 0
+            if at_trick and _in_card_play(kernel, state):
+                found.append(state.copy())
+                break
+            kernel.apply_action(state, policy.heuristic_action(state, rng, 0.0))
+    return found
+
+
+def _in_card_play(kernel, state) -> bool:
+    """Whether the card play has begun (a Schafkopf hand's bidding and doubling offers come before it)."""
+    play_phase = getattr(kernel, "PHASE_PLAYING", getattr(kernel, "PHASE_PLAY", None))
+    if kernel.GAME == "knuffeln":
+        return state[kernel.S_PHASE] in (kernel.PHASE_PLAY, kernel.PHASE_TALK)
+    return state[kernel.S_PHASE] == play_phase
+
+
+def time_solves(game: str, states: list[np.ndarray], exact_tricks: int) -> dict:
+    """Median and 95th-percentile milliseconds per solve, solves per second and positions per solve."""
+    solver = solver_function(game)
+    kernel = game_spec(game).kernel()
+    keys, bounds, version = solver.new_table()
+    nodes = np.zeros(1, dtype=np.int64)
+    for state in states:  # compile, warm up
+        solver.solve_tricks(state, kernel.current_seat(state), exact_tricks, keys, bounds, version, nodes)
+    nodes[0] = 0
+    times = []
+    for state in states:
+        seat = kernel.current_seat(state)
+        start = time.perf_counter()
+        solver.solve_tricks(state, seat, exact_tricks, keys, bounds, version, nodes)
+        times.append(time.perf_counter() - start)
+    milliseconds = 1000.0 * np.array(times)
+    return {
+        "median_ms": round(float(np.median(milliseconds)), 4),
+        "p95_ms": round(float(np.percentile(milliseconds, 95)), 4),
+        "max_ms": round(float(milliseconds.max()), 3),
+        "solves_per_s": round(len(times) / float(np.sum(times)), 1),
+        "positions_per_solve": round(float(nodes[0]) / len(times), 1),
+        "solves": len(times),
+    }
+
+
+def check(args: Args) -> None:
+    """The options, checked before anything runs: ``ValueError`` naming the first bad one."""
+    if args.json is not None:
+        check_output_file(args.json, "--json")
+    check_positive(args, "positions", "knuffeln_tricks", "budget_ms")
+    check_games(args.games, GAME_NAMES)
+
+
+def run(args: Args) -> dict:
+    check(args)
+    result = {"positions": args.positions, "budget_ms": args.budget_ms}
+    for game in args.games:
+        rows = {}
+        if game == "knuffeln":
+            for trick in args.knuffeln_tricks:
+                rows[f"from_trick_{trick}"] = time_solves(game, positions(game, trick, args.positions), 99)
+            within = [t for t in args.knuffeln_tricks if rows[f"from_trick_{t}"]["median_ms"] <= args.budget_ms]
+            rows["full_solve_within_budget_from_trick"] = min(within) if within else None
+            rows["exact_tricks_default"] = solver_function(game).exact_tricks
+        else:
+            for trick in SCHAFKOPF_TRICKS:
+                rows[f"from_trick_{trick}"] = time_solves(game, positions(game, trick, args.positions), 99)
+        result[game] = rows
+    return result
+
+
+if __name__ == "__main__":
+    import tyro
+
+    from trick_core.command_line import checked, command_prog
+
+    arguments = checked(tyro.cli(Args, prog=command_prog()), check)
+    measured = run(arguments)
+    text = json.dumps(measured, indent=1)
+    print(text)
+    if arguments.json:
+        with open(arguments.json, "w", encoding="utf-8") as out:
+            out.write(text + "\n")

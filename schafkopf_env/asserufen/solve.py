@@ -1,0 +1,227 @@
+"""What the exact solver (``trick_core.solver``) needs to know of Asserufen: the card play is the only
+searched decision (the doubling offers of the first trick take ``no_double``), the sides are the declarer
+(with the called card's holder in the ace-call game) against the rest, and the rest of a hand depends on
+the declarer side's card points and tricks and on whether the called suit has been led (the called-card
+rules).
+
+A settlement depends only on the declarer side's points and tricks (``scoring.score``: 61 points, the
+loser under 30 or without a trick; a Du is won with every trick, and a lost Du ends at once) and rises
+with ``score`` (9 x points + tricks, added up trick by trick): the search maximises the score for the
+declarer's side, and ``side_units`` writes a class's settlement from the two numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
+from schafkopf_env.solving import distinct_cards, relative_hands_key, sure_trump_points, trick_cards_mask
+from schafkopf_env.trumps import CARD_POINTS, TRICK_POWER, consecutive_top_trumps
+from trick_core.bits import lowest_bit, popcount
+from trick_core.jit import inline_njit, njit
+
+from . import heuristic
+from .layout import (
+    S_CALLED_CARD,
+    S_CALLED_SUIT_DONE,
+    S_CONTRACT,
+    S_DECLARER,
+    S_DOUBLINGS,
+    S_HANDS,
+    S_PHASE,
+    S_POINTS,
+    S_SEAT_TO_ACT,
+    S_TRICK_CARDS,
+    S_TRICK_NUMBER,
+    S_TRICK_SIZE,
+    S_TRICKS_WON,
+    S_TRUMP_KIND,
+)
+from .play import legal_card_bits
+from .rules import legal_action_bits
+from .scoring import HOCH_FROM, declarer_side_mask
+from .state import is_du, is_solo, on_declarer_side
+from .tables import (
+    ACTION_NO_DOUBLE,
+    CARD_ACTION_BASE,
+    CONTRACT_ACE_CALL,
+    CONTRACT_HEART_SOLO,
+    CONTRACT_HEART_SOLO_DU,
+    NUM_SEATS,
+    NUM_TRICKS,
+    PHASE_PLAY,
+)
+
+EXACT_TRICKS = NUM_TRICKS
+"""A whole hand is solved exactly."""
+TOTAL_POINTS = 120
+SCORE_PER_POINT = NUM_TRICKS + 1
+"""``score`` counts a card point as more than all tricks together."""
+CLASS_TOTALS = np.array([[0, 0], [0, 1], [30, 1], [61, 1], [91, 1], [120, NUM_TRICKS]], dtype=np.int64)
+"""The lowest (points, tricks) of the declarer side in each settlement class: schwarz lost, schneider
+lost, lost, won, schneider won, schwarz won (a Du: lost unless every trick)."""
+
+
+@inline_njit
+def searched_cards(state):
+    """The cards the seat to act may play (0 outside the card play, e.g. a doubling offer)."""
+    if state[S_PHASE] != PHASE_PLAY:
+        return np.uint64(0)
+    return legal_card_bits(state, state[S_SEAT_TO_ACT])
+
+
+@inline_njit
+def card_action(card):
+    return CARD_ACTION_BASE + card
+
+
+@inline_njit
+def extra_action(state):
+    """The card play has no other searched choice."""
+    return -1
+
+
+@inline_njit
+def default_action(state):
+    """A doubling offer or round inside the solve: ``no_double`` (else the lowest legal action)."""
+    legal = legal_action_bits(state)
+    if (legal >> np.uint64(ACTION_NO_DOUBLE)) & np.uint64(1):
+        return ACTION_NO_DOUBLE
+    return lowest_bit(legal)
+
+
+@inline_njit
+def counted(state, seat, other):
+    """The declarer's side maximises the score (``score``), whichever seat is solved for."""
+    return on_declarer_side(state, other)
+
+
+@inline_njit
+def side_totals(state):
+    points = 0
+    tricks = 0
+    for seat in range(NUM_SEATS):
+        if on_declarer_side(state, seat):
+            points += state[S_POINTS + seat]
+            tricks += state[S_TRICKS_WON + seat]
+    return points, tricks
+
+
+@inline_njit
+def score(state):
+    """``SCORE_PER_POINT`` x the declarer side's card points + its tricks: added up trick by trick, and
+    the settlement rises with it."""
+    points, tricks = side_totals(state)
+    return float(SCORE_PER_POINT * points + tricks)
+
+
+@inline_njit
+def final_value(state, seat):
+    return score(state)
+
+
+@inline_njit
+def position_key(state):
+    """Whether the called suit has been led (the called-card rules); the score is kept apart."""
+    return state[S_CALLED_SUIT_DONE]
+
+
+@inline_njit
+def hands_key(state):
+    """The hands at a trick boundary, in relative ranks (``schafkopf_env.solving``); the called card
+    kept apart while its suit has not been led."""
+    pinned = np.uint64(0)
+    if state[S_CONTRACT] == CONTRACT_ACE_CALL and state[S_CALLED_SUIT_DONE] == 0:
+        pinned = np.uint64(1) << np.uint64(state[S_CALLED_CARD])
+    return relative_hands_key(state, S_HANDS, NUM_SEATS, state[S_TRUMP_KIND], pinned)
+
+
+@inline_njit
+def tricks_left(state):
+    return NUM_TRICKS - state[S_TRICK_NUMBER]
+
+
+@inline_njit
+def distinct(state, cards):
+    """``cards`` less those equivalent to another of them (``schafkopf_env.solving``); the called card is
+    never merged while its suit has not been led."""
+    live = trick_cards_mask(state, S_TRICK_CARDS + state[S_TRICK_NUMBER] * NUM_SEATS, state[S_TRICK_SIZE])
+    for s in range(NUM_SEATS):
+        live |= np.uint64(state[S_HANDS + s])
+    pinned = np.uint64(0)
+    if state[S_CONTRACT] == CONTRACT_ACE_CALL and state[S_CALLED_SUIT_DONE] == 0:
+        pinned = np.uint64(1) << np.uint64(state[S_CALLED_CARD])
+    return distinct_cards(state[S_TRUMP_KIND], cards, live, pinned)
+
+
+@inline_njit
+def first_card(state, cards, scratch):
+    """The card tried first: the playout policy's choice among ``cards``."""
+    if popcount(cards) == 1:
+        return lowest_bit(cards)
+    return heuristic.card(state, cards, scratch, state[S_SEAT_TO_ACT])
+
+
+@inline_njit
+def card_order(state, card):
+    """Try high cards first (trick power, then points)."""
+    return TRICK_POWER[state[S_TRUMP_KIND], card] * 16 + CARD_POINTS[card]
+
+
+@inline_njit
+def side_units(state, seat, points, tricks):
+    """The settlement of ``seat`` if the declarer's side ends with ``points`` and ``tricks`` (the rule of
+    ``scoring.score`` and ``scoring.settle``; a Du counts as lost unless every trick is taken)."""
+    contract = state[S_CONTRACT]
+    du = is_du(contract)
+    if du:
+        won = tricks == NUM_TRICKS
+        schneider = 1
+        schwarz = 1
+    else:
+        won = points >= 61
+        loser_points = TOTAL_POINTS - points if won else points
+        loser_tricks = NUM_TRICKS - tricks if won else tricks
+        schneider = 1 if loser_points < 30 else 0
+        schwarz = 1 if loser_tricks == 0 else 0
+    top = consecutive_top_trumps(state[S_TRUMP_KIND], declarer_side_mask(state))
+    hoch = top if top >= HOCH_FROM else 0
+    hearts = 1 if contract == CONTRACT_HEART_SOLO or contract == CONTRACT_HEART_SOLO_DU else 0
+    value = (1 + hearts + schneider + schwarz + hoch) * (2 if du else 1) * (1 << state[S_DOUBLINGS])
+    signed = float(value) if won else -float(value)
+    if seat == state[S_DECLARER]:
+        return 3.0 * signed if is_solo(contract) else signed
+    return signed if on_declarer_side(state, seat) else -signed
+
+
+@inline_njit
+def value_bounds(state, seat):
+    """The lowest and highest final score from any position: the declarer's side takes none or all of
+    the points and tricks still out, less the other side's sure points and trick from its top trumps at a
+    trick boundary (the declarer side's own, as a lower bound, were measured and cut too few positions)."""
+    out = TOTAL_POINTS
+    for s in range(NUM_SEATS):
+        out -= state[S_POINTS + s]
+    now = score(state)
+    lost_points = 0
+    lost_trick = 0
+    if state[S_TRICK_SIZE] == 0:  # the other side's top trumps (``sure_trump_points``)
+        others = np.uint64(0)
+        live = np.uint64(0)
+        for s in range(NUM_SEATS):
+            live |= np.uint64(state[S_HANDS + s])
+            if not on_declarer_side(state, s):
+                others |= np.uint64(state[S_HANDS + s])
+        lost_points, lost_trick = sure_trump_points(state[S_TRUMP_KIND], others, live)
+    rest = SCORE_PER_POINT * (out - lost_points) + NUM_TRICKS - state[S_TRICK_NUMBER] - lost_trick
+    return now, now + float(rest)
+
+
+@njit
+def outcome_classes(state, seat, values, settlements):
+    """The lowest score of each settlement class (``CLASS_TOTALS``) and the settlement of ``seat`` in it."""
+    for i in range(CLASS_TOTALS.shape[0]):
+        points, tricks = CLASS_TOTALS[i, 0], CLASS_TOTALS[i, 1]
+        values[i] = float(SCORE_PER_POINT * points + tricks)
+        settlements[i] = side_units(state, seat, points, tricks)
+    return CLASS_TOTALS.shape[0]

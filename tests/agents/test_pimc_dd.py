@@ -1,0 +1,140 @@
+"""The ``pimc_dd`` agent: options and their errors, legal play over whole hands in every variant, the
+inference's replay and weights, a won match against ``random``, and no peeking."""
+
+import numpy as np
+import pytest
+
+from agents import make
+from agents.arena import run_matches
+from agents.search.pimc_dd import (
+    DoubleDummyPIMCAgent,
+    KnuffelnDoubleDummyAgent,
+    PlayInference,
+    effective_share,
+    resampled_indices,
+)
+from tests.agents.test_no_peeking import decision_points
+from trick_core.registry import VARIANTS, game_spec, make_env, variant_id
+
+VARIANT_IDS = [variant_id(game, config) for game, config in VARIANTS]
+SMALL = {"worlds": 2, "bid_worlds": 3}
+
+
+def test_options_and_defaults():
+    agent = make("pimc_dd[worlds=5,inference=heuristic,trust=0.25,seed=3]", "bavarian")
+    assert isinstance(agent, DoubleDummyPIMCAgent) and agent.name == "pimc_dd"
+    assert (agent.worlds, agent.bid_worlds, agent.inference, agent.trust) == (5, 20, "heuristic", 0.25)
+    assert make("pimc_dd", "palatinate").cautious is False and make("pimc_dd", "asserufen").cautious is True
+    assert isinstance(make("pimc_dd", "knuffeln"), KnuffelnDoubleDummyAgent)
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "message"),
+    [
+        ("pimc_dd[worlds=0]", "bavarian", "worlds"),
+        ("pimc_dd[bid_worlds=-1]", "asserufen", "bid_worlds"),
+        ("pimc_dd[inference=rules]", "bavarian", "inference"),
+        ("pimc_dd[trust=1.5]", "palatinate", "trust"),
+        ("pimc_dd[oversample=0]", "bavarian", "oversample"),
+        ("pimc_dd[cautious=1]", "bavarian", "cautious"),
+        ("pimc_dd[samples=4]", "bavarian", "worlds"),  # pimc's option: the error lists pimc_dd's own
+        ("pimc_dd[turn_threshold=2]", "knuffeln", "turn_threshold"),
+        ("pimc_dd[cautious=False]", "knuffeln", "cautious"),
+        ("pimc_dd[seed=-1]", "bavarian", "seed"),
+        ("pimc_dd[exact_tricks=0]", "bavarian", "exact_tricks"),
+        ("pimc_dd[fallback=no]", "asserufen", "fallback"),
+    ],
+)
+def test_bad_options_raise_clear_errors(spec, game, message):
+    with pytest.raises(ValueError, match=message):
+        make(spec, game)
+
+
+@pytest.mark.parametrize(("inference", "fallback"), [("off", True), ("heuristic", False)])
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
+def test_plays_only_legal_actions_over_whole_hands(game, config, inference, fallback):
+    env = make_env(game, **config)
+    agent = make("pimc_dd", game, inference=inference, fallback=fallback, seed=2, **SMALL)
+    for hand in range(2):
+        env.reset(seed=700 + hand)
+        agent.reset(seed=hand)
+        for name in env.agent_iter():
+            if env.terminations[name] or env.truncations[name]:
+                env.step(None)
+                continue
+            action = agent.act(env, name)
+            assert action in env.unwrapped.legal_actions(), (hand, env.unwrapped.game_record()["actions"])
+            env.step(action)
+    stats = agent.stats()
+    assert stats["inconsistent_worlds"] == 0 and stats["searches"] > 0
+    assert (stats["delegated"] > 0) == fallback  # the bids at least go to pimc; without fallback nothing does
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
+def test_the_inference_replays_every_sampled_hand_from_its_deal(game, config):
+    """The weights replay the hand from the deal in each world: the replay must reach the world exactly
+    (else every weight would silently fall back to 1)."""
+    env = make_env(game, **config)
+    rng = np.random.default_rng(5)
+    replays = 0
+    for hand in range(3):
+        env.reset(seed=900 + hand)
+        while not env.terminations[env.agent_selection]:
+            agent = env.agent_selection
+            world = env.unwrapped.resample_from_infostate(agent, int(rng.integers(2**31)))
+            inference = PlayInference(world, 0.5)
+            sampled = world.kernel_state()
+            state = inference.hand_start(world, sampled)
+            kernel = inference.kernel
+            length = int(sampled[kernel.S_HISTORY_LENGTH])
+            for action in sampled[kernel.S_HISTORY_ACTIONS: kernel.S_HISTORY_ACTIONS + length]:
+                kernel.apply_action(state, int(action))
+            np.testing.assert_array_equal(state, sampled)
+            replays += 1
+            env.step(int(rng.choice(env.unwrapped.legal_actions())))
+    assert replays > 10
+
+
+def test_inference_weights_favour_worlds_where_the_plays_seen_are_the_heuristics():
+    """Late in a hand played by the heuristic itself, the worlds that explain its plays weigh more: the
+    candidate worlds' weights are not all equal, and the real deal (every play the heuristic's) weighs at
+    least as much as their mean."""
+    game = "bavarian"
+    spec = game_spec(game)
+    env = make_env(game)
+    env.reset(seed=12)
+    policy = spec.policy()
+    rng_state = np.zeros(1, dtype=np.uint64)
+    while env.unwrapped.kernel_state()[spec.kernel().S_TRICK_NUMBER] < 4 or env.agent_selection != "player_0":
+        env.step(int(policy.heuristic_action(env.unwrapped.kernel_state(), rng_state, 0.0)))
+    inference = PlayInference(env.unwrapped, 0.5)
+    real = inference.log_likelihood(env.unwrapped, env.unwrapped.kernel_state(), 0)
+    states, weights = inference.weighted_worlds(env.unwrapped, 0, 64, np.array([7], dtype=np.uint64))
+    assert len(states) == 64 and weights.std() > 0
+    assert np.exp(real) >= weights.mean()
+
+
+def test_effective_share_and_resampling():
+    assert effective_share(np.ones(8)) == pytest.approx(1.0)
+    assert effective_share(np.array([1.0, 0.0, 0.0, 0.0])) == pytest.approx(0.25)
+    rng = np.random.default_rng(0)
+    drawn = resampled_indices(np.array([0.0, 3.0, 1.0, 0.0]), 8, rng)
+    assert sorted(drawn) == [1] * 6 + [2] * 2
+    assert sorted(resampled_indices(np.zeros(4), 4, rng)) == [0, 1, 2, 3]
+
+
+def test_beats_random_in_a_small_match():
+    summary = run_matches("bavarian", ["pimc_dd[worlds=4,fallback=False]", "random"], hands=8, seed=3)[0].summary()
+    assert summary["difference"]["first_minus_second"] > 0 and summary["difference"]["significant"]
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
+def test_no_peeking_twin_tables_get_the_same_decision(game, config):
+    for index, (table, twin) in enumerate(decision_points(game, config, count=4, seed=23)):
+        agent = table.agent_selection
+        for inference in ("off", "heuristic"):
+            options = {"inference": inference, "fallback": False, **SMALL}
+            first = make("pimc_dd", game, seed=index, **options)
+            second = make("pimc_dd", game, seed=index, **options)
+            np.testing.assert_array_equal(first.action_values(table, agent), second.action_values(twin, agent))
+            assert first.act(table, agent) == second.act(twin, agent)
