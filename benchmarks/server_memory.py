@@ -28,6 +28,8 @@ import numpy as np
 
 from play.replay import MAX_STORED_BYTES
 from play.server import MAX_UPLOAD_BYTES
+from trick_core.checks import positive_int
+from trick_core.command_line import checked, command_prog
 from trick_core.registry import make_env
 
 HOST = "127.0.0.1"
@@ -126,13 +128,22 @@ def run(uploads: int, megabytes: float, kind: str) -> dict:
             "seconds": round(seconds, 1)}
 
 
+def check(args: argparse.Namespace) -> None:
+    """The options, checked before the server starts: ``ValueError`` naming the first bad one."""
+    positive_int(args.uploads, "--uploads")
+    if not 0 < args.megabytes <= MAX_UPLOAD_BYTES / 2**20:
+        raise ValueError(f"--megabytes must lie in (0, {MAX_UPLOAD_BYTES / 2**20:g}], got {args.megabytes}")
+    if not args.limit_mib > 0:
+        raise ValueError(f"--limit-mib must be positive, got {args.limit_mib}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog=command_prog(), description=__doc__.split("\n\n")[0])
     parser.add_argument("--uploads", type=int, default=50)
     parser.add_argument("--megabytes", type=float, default=MAX_UPLOAD_BYTES / 2**20)
     parser.add_argument("--kind", choices=("records", "pairs"), default="records")
     parser.add_argument("--limit-mib", type=float, default=1024.0)
-    args = parser.parse_args(argv)
+    args = checked(parser.parse_args(argv), check)
     result = run(args.uploads, args.megabytes, args.kind)
     result["limit_mib"] = args.limit_mib
     print(json.dumps(result))
