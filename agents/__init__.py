@@ -6,9 +6,9 @@
 | name | agent |
 |---|---|
 | ``random`` | uniform over the legal actions (``agents.random_agent``) |
-| ``pimc`` | compiled determinized search: resampled deals, heuristic playouts (``agents.search.heuristic``; |
+| ``pimc`` | compiled determinized search: resampled deals, heuristic playouts (``agents.search.pimc``; |
 | | Knüffeln: ``agents.search.knuffeln``, which also turns and answers turns) |
-| ``pimc_random`` | the same search with uniformly random playouts (``agents.search.pimc``) |
+| ``pimc_random`` | the same search with uniformly random playouts (``agents.search.pimc_random``) |
 | ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands (same module) |
 | ``neural`` | a trained network (``agents.neural``): the checkpoint shipped for the game, or ``neural[path=...]`` |
 | ``pimc_neural`` | the ``pimc`` search with that network playing the playouts (``agents.search.pimc_neural``; |

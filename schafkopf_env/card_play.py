@@ -2,7 +2,7 @@
 play to the end of a hand.
 
 Uniformly random playouts (the driver ``random_playout``) value an action as if everybody afterwards
-played at random, which makes PIMC (``agents.search.pimc``) misjudge schmieren, trumping and bidding. The
+played at random, which makes PIMC (``agents.search.pimc_random``) misjudge schmieren, trumping and bidding. The
 heuristic players play a *determinized* world (every hand is known, so is every partnership) with a cheap
 club player's habits instead; the ``pimc`` agent searches with them.
 

@@ -2,9 +2,9 @@
 
 | name | agent | module |
 |---|---|---|
-| ``pimc`` | heuristic playouts (Knüffeln: its own agent, which turns and answers turns) | ``heuristic``, ``knuffeln`` |
-| ``pimc_random`` | uniformly random playouts | ``pimc`` |
-| ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands | ``pimc`` |
+| ``pimc`` | heuristic playouts (Knüffeln: its own agent, which turns and answers turns) | ``pimc``, ``knuffeln`` |
+| ``pimc_random`` | uniformly random playouts | ``pimc_random`` |
+| ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands | ``pimc_random`` |
 | ``pimc_neural`` | playouts played by a trained network (``agents.neural``), batched | ``pimc_neural`` |
 | ``ismcts`` | one search tree over the seat's information set (SO-ISMCTS), heuristic playouts | ``ismcts`` |
 | ``pimc_dd`` | sampled worlds' last tricks solved exactly (``trick_core.solver``), else ``pimc`` | ``pimc_dd`` |
@@ -17,10 +17,10 @@ game and playout policy, ``outcomes.solver_function`` the exact solver of a game
 
 from __future__ import annotations
 
-from .heuristic import HeuristicPIMCAgent
 from .ismcts import ISMCTSAgent
 from .knuffeln import KnuffelnPIMCAgent
-from .pimc import NestedPIMCAgent, PIMCAgent
+from .pimc import HeuristicPIMCAgent
+from .pimc_random import NestedPIMCAgent, PIMCAgent
 
 __all__ = ["GAME_DEFAULTS", "HeuristicPIMCAgent", "ISMCTSAgent", "KnuffelnPIMCAgent", "NestedPIMCAgent", "PIMCAgent",
            "make_pimc"]
@@ -28,7 +28,7 @@ __all__ = ["GAME_DEFAULTS", "HeuristicPIMCAgent", "ISMCTSAgent", "KnuffelnPIMCAg
 GAME_DEFAULTS = {
     "palatinate": {"cautious": False},
 }
-"""Per-game defaults of ``make_pimc`` (``heuristic``'s docstring says why); Knüffeln's agent has its own."""
+"""Per-game defaults of ``make_pimc`` (``pimc``'s docstring says why); Knüffeln's agent has its own."""
 
 
 def make_pimc(game: str, **kwargs) -> HeuristicPIMCAgent:

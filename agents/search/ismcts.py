@@ -80,9 +80,9 @@ from ..base import (
     probability,
     seat_of,
 )
-from .heuristic import DEFAULT_EPSILON
 from .knuffeln import DEFAULT_EPSILON as KNUFFELN_EPSILON
-from .pimc import action_family
+from .pimc import DEFAULT_EPSILON
+from .pimc_random import action_family
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 1.0

@@ -1,6 +1,6 @@
 """Knüffeln's ``pimc``: determinized search in one compiled loop, with turning (drehen) searched sensibly.
 
-The generic ``pimc`` (``agents.search.heuristic``) asks the env for every sampled world, which costs a
+The generic ``pimc`` (``agents.search.pimc``) asks the env for every sampled world, which costs a
 Python ``clone()`` per world (90% of its time in Knüffeln), and it never leads face down. This agent:
 
 - draws one world with ``env.unwrapped.resample_from_infostate`` and hands its kernel state to
@@ -34,8 +34,8 @@ from knuffeln_env.knuffeln import kernel as K
 
 from ..base import legal_actions, positive_int, probability, turn_actions
 from ..rules.knuffeln_table import decode
-from .heuristic import HeuristicPIMCAgent
-from .pimc import nan_mean
+from .pimc import HeuristicPIMCAgent
+from .pimc_random import nan_mean
 
 DEFAULT_SAMPLES = 96
 DEFAULT_PLAYOUTS_PER_SAMPLE = 1

@@ -5,7 +5,7 @@ For every decision with a choice the agent draws one world consistent with what 
 (``agents.search.outcomes.solver_function``, ``trick_core.solver``), which redeals the cards hidden from the
 seat ``worlds`` times in compiled code and, in each redealt world, solves the rest of the hand after each
 legal action by alpha-beta search: the settlement of the agent's side when every seat plays perfectly with
-all cards open. The agent plays the action with the best mean settlement. Where ``pimc`` (``heuristic``)
+all cards open. The agent plays the action with the best mean settlement. Where ``pimc`` (``agents.search.pimc``)
 plays heuristic playouts and so values a card as club habits would continue, ``pimc_dd`` values it as
 perfect play would: a world costs more, but one world says what many playouts only estimate. The redeal
 depends only on what the seat knows (the drawn world shares that with the real table), so no hidden card
@@ -30,7 +30,7 @@ and the card play of the last tricks in either case.
 **Bids, calls, doubles, laying away** are valued the same way: the worlds after each option are solved (the
 solver takes every later decision outside card play by the playout policy's conservative default), with
 ``bid_worlds`` worlds, as such decisions are few and decide a whole hand. The caution ``pimc`` learned
-holds here too (``agents.search.heuristic``): worlds drawn from the bids' legality alone make an average
+holds here too (``agents.search.pimc``): worlds drawn from the bids' legality alone make an average
 opponent, so a defender's search sees an average declarer and doubles far too often. ``cautious`` (default
 True; False in Palatinate, as for ``pimc``, ``GAME_DEFAULTS``) never doubles and never offers schenken.
 
@@ -83,8 +83,8 @@ from ..base import (
 )
 from . import make_pimc
 from . import outcomes as search_outcomes
-from .heuristic import CAUTIOUS_ACTIONS
-from .pimc import nan_mean
+from .pimc import CAUTIOUS_ACTIONS
+from .pimc_random import nan_mean
 
 DEFAULT_WORLDS = 24
 """Worlds solved per card decision (chosen by the decision-time budget, ``docs/results.md``)."""

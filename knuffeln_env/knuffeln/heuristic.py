@@ -1,7 +1,7 @@
 """The playout policy of Knüffeln: compiled, cheap, sensible play to the end of a hand, for the ``pimc``
 agent's playouts (``trick_core.drivers.compiled_search``).
 
-``agents.search.heuristic`` scores each action in a determinized world (every hand known) by playing the rest
+``agents.search.pimc`` scores each action in a determinized world (every hand known) by playing the rest
 of the hand with these habits rather than uniformly at random: random playouts make a poor model of the
 other players exactly where a hand's value is decided.
 

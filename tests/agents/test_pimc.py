@@ -5,7 +5,7 @@ import pytest
 
 from agents import make
 from agents.arena import run_matches
-from agents.search.pimc import action_family
+from agents.search.pimc_random import action_family
 from trick_core.registry import make_env
 
 

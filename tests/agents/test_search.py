@@ -16,7 +16,7 @@ import pytest
 from agents import make
 from agents.search.knuffeln import KnuffelnPIMCAgent
 from agents.search.outcomes import HEURISTIC_PLAYOUTS, RANDOM_PLAYOUTS, search_function
-from agents.search.pimc import nan_mean
+from agents.search.pimc_random import nan_mean
 from knuffeln_env.knuffeln import kernel as K
 from tests.tables import random_play_positions
 from trick_core import drivers
