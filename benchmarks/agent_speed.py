@@ -12,14 +12,13 @@ counts less than in wall time).
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 import agents
-from benchmarks.timing import check_games, check_positive
+from benchmarks.timing import check_games, check_positive, print_json_command
 from trick_core.output_paths import check_output_file
 from trick_core.registry import GAME_NAMES as GAMES
 from trick_core.registry import make_env
@@ -100,14 +99,4 @@ def run(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    import tyro
-
-    from trick_core.command_line import checked, command_prog
-
-    arguments = checked(tyro.cli(Args, prog=command_prog()), check)
-    measured = run(arguments)
-    text = json.dumps(measured, indent=1)
-    print(text)
-    if arguments.json:
-        with open(arguments.json, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
+    print_json_command(Args, check, run)

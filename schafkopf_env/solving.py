@@ -1,5 +1,8 @@
 """What the exact solver (``trick_core.solver``) shares across the three Schafkopf games: merging the
-cards of one hand that are equivalent in what remains, so that the search tries only one of them.
+cards of one hand that are equivalent in what remains, so that the search tries only one of them, and the
+pieces of each game's solve module that differ only in state offsets, seat count, the declarer side's seats
+(a bitmask) and the trump kind (``score_bounds``, ``class_values``, ``live_distinct``, ``power_first``...),
+which each game calls with its own; ``card_action`` and ``extra_action`` are imported as they are.
 
 Two cards of the seat to act are *equivalent* when they belong to the same effective suit, carry the same
 card points and no card between them in trick power is still live (held by any seat, or lying in the
@@ -21,6 +24,7 @@ from schafkopf_env.trumps import (
     TRICK_POWER,
     TRUMP_ORDER,
 )
+from trick_core.bits import lowest_bit, popcount
 from trick_core.jit import inline_njit
 
 
@@ -154,3 +158,110 @@ def sure_trump_points(kind, side_cards, live):
         points += CARD_POINTS[TRUMP_ORDER[kind, i]]
         held += 1
     return points, 1 if held > 0 else 0
+
+
+@inline_njit
+def card_action(card):
+    """The action that plays ``card`` where card actions are numbered as the cards (Bavarian, Palatinate)."""
+    return card
+
+
+@inline_njit
+def extra_action(state):
+    """The card play has no other searched choice (every game's ``extra_action``)."""
+    return -1
+
+
+@inline_njit
+def lone_card(cards):
+    """The only card of ``cards``, or -1 where there are several (``first_card`` then asks the policy)."""
+    return lowest_bit(cards) if popcount(cards) == 1 else -1
+
+
+@inline_njit
+def power_first(kind, card):
+    """Every game's ``card_order``: high cards first (trick power, then points)."""
+    return TRICK_POWER[kind, card] * 16 + CARD_POINTS[card]
+
+
+@inline_njit
+def pinned_card(kept_apart, card):
+    """``card`` as a bit where ``kept_apart`` (a called card whose suit has not been led), else none."""
+    return np.uint64(1) << np.uint64(card) if kept_apart else np.uint64(0)
+
+
+@inline_njit
+def live_distinct(state, cards, kind, trick_at, trick_size, hands_at, seats, pinned):
+    """``distinct_cards`` with the live cards read from the state: the trick in progress (``trick_size``
+    cards from ``state[trick_at]``) and the ``seats`` hands from ``state[hands_at]``."""
+    live = trick_cards_mask(state, trick_at, trick_size)
+    for s in range(seats):
+        live |= np.uint64(state[hands_at + s])
+    return distinct_cards(kind, cards, live, pinned)
+
+
+@inline_njit
+def side_seats(declarer, partner, partnered):
+    """The declarer side's seats as a bitmask: the declarer, and ``partner`` where ``partnered``."""
+    seats = 1 << declarer
+    if partnered and partner >= 0:
+        seats |= 1 << partner
+    return seats
+
+
+@inline_njit
+def points_out(state, points_at, seats, total):
+    """The card points not yet taken: ``total`` less the ``seats`` counts from ``state[points_at]``."""
+    out = total
+    for s in range(seats):
+        out -= state[points_at + s]
+    return out
+
+
+@inline_njit
+def score_bounds(state, now, out, tricks_left, per_point, hands_at, seats, side, kind, cut_top_trumps):
+    """A game's ``value_bounds``: from the score ``now``, the declarer's side takes none or all of the
+    ``out`` points and ``tricks_left`` tricks (scored ``per_point`` x points + tricks); where
+    ``cut_top_trumps`` (a trick boundary), less the points and trick the other side (seats not in the
+    bitmask ``side``) is sure of from its top trumps (``sure_trump_points``)."""
+    lost_points = 0
+    lost_trick = 0
+    if cut_top_trumps:
+        others = np.uint64(0)
+        live = np.uint64(0)
+        for s in range(seats):
+            live |= np.uint64(state[hands_at + s])
+            if not (side >> s) & 1:
+                others |= np.uint64(state[hands_at + s])
+        lost_points, lost_trick = sure_trump_points(kind, others, live)
+    rest = per_point * (out - lost_points) + tricks_left - lost_trick
+    return now, now + float(rest)
+
+
+@inline_njit
+def class_values(class_totals, per_point, values):
+    """Writes each settlement class's lowest score (``per_point`` x its points + tricks, from the rows of
+    ``class_totals``) into ``values``; the number of classes."""
+    for i in range(class_totals.shape[0]):
+        values[i] = float(per_point * class_totals[i, 0] + class_totals[i, 1])
+    return class_totals.shape[0]
+
+
+@inline_njit
+def side_score(state, points_at, tricks_at, seats, side, per_point):
+    """``per_point`` x the card points + the tricks of the seats in the bitmask ``side`` (the counts of
+    the ``seats`` seats from ``state[points_at]`` and ``state[tricks_at]``)."""
+    points = 0
+    tricks = 0
+    for seat in range(seats):
+        if (side >> seat) & 1:
+            points += state[points_at + seat]
+            tricks += state[tricks_at + seat]
+    return float(per_point * points + tricks)
+
+
+def settlement_classes(schneider_below: int, all_tricks: int) -> np.ndarray:
+    """``CLASS_TOTALS`` of a game of two sides and 120 points: the lowest (points, tricks) of the declarer
+    side in each settlement class, i.e. schwarz lost, schneider lost (under ``schneider_below``), lost,
+    won (61), schneider won (91), schwarz won (120 points and ``all_tricks``)."""
+    return np.array([[0, 0], [0, 1], [schneider_below, 1], [61, 1], [91, 1], [120, all_tricks]], dtype=np.int64)

@@ -122,8 +122,10 @@ def mix(h, value):
 
 def position_hash(state, version):
     """The transposition key of a trick boundary: every seat's hand, the seat to lead, the game's
-    ``position_key``, and the table's version (an entry of an earlier solve never matches)."""
-    h = mix(version, kernel.current_seat(state))
+    ``position_key``, and the table's version (an entry of an earlier solve never matches). The version
+    is mixed on its own first: ``mix(version, seat)`` hashes ``version ^ seat``, so version 4 with seat 1
+    led would have matched version 5 with seat 0 (the same hands with another leader, a wrong bound)."""
+    h = mix(mix(np.uint64(0), version), kernel.current_seat(state))
     h = mix(h, game.hands_key(state))
     h = mix(h, game.position_key(state))
     return h | np.uint64(1)  # 0 marks an empty slot

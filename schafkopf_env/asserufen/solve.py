@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from schafkopf_env import solving
 from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
-from schafkopf_env.solving import distinct_cards, relative_hands_key, sure_trump_points, trick_cards_mask
-from schafkopf_env.trumps import CARD_POINTS, TRICK_POWER, consecutive_top_trumps
-from trick_core.bits import lowest_bit, popcount
+from schafkopf_env.solving import extra_action  # noqa: F401  (looked up by ``trick_core.solver``)
+from schafkopf_env.trumps import consecutive_top_trumps
+from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
 
 from . import heuristic
@@ -28,6 +29,7 @@ from .layout import (
     S_DECLARER,
     S_DOUBLINGS,
     S_HANDS,
+    S_PARTNER,
     S_PHASE,
     S_POINTS,
     S_SEAT_TO_ACT,
@@ -57,28 +59,20 @@ EXACT_TRICKS = NUM_TRICKS
 TOTAL_POINTS = 120
 SCORE_PER_POINT = NUM_TRICKS + 1
 """``score`` counts a card point as more than all tricks together."""
-CLASS_TOTALS = np.array([[0, 0], [0, 1], [30, 1], [61, 1], [91, 1], [120, NUM_TRICKS]], dtype=np.int64)
-"""The lowest (points, tricks) of the declarer side in each settlement class: schwarz lost, schneider
-lost, lost, won, schneider won, schwarz won (a Du: lost unless every trick)."""
+CLASS_TOTALS = solving.settlement_classes(30, NUM_TRICKS)
+"""The six settlement classes of ``scoring.score`` (the loser schneider under 30; a Du: lost unless every
+trick)."""
 
 
 @inline_njit
 def searched_cards(state):
     """The cards the seat to act may play (0 outside the card play, e.g. a doubling offer)."""
-    if state[S_PHASE] != PHASE_PLAY:
-        return np.uint64(0)
-    return legal_card_bits(state, state[S_SEAT_TO_ACT])
+    return legal_card_bits(state, state[S_SEAT_TO_ACT]) if state[S_PHASE] == PHASE_PLAY else np.uint64(0)
 
 
 @inline_njit
 def card_action(card):
     return CARD_ACTION_BASE + card
-
-
-@inline_njit
-def extra_action(state):
-    """The card play has no other searched choice."""
-    return -1
 
 
 @inline_njit
@@ -97,22 +91,16 @@ def counted(state, seat, other):
 
 
 @inline_njit
-def side_totals(state):
-    points = 0
-    tricks = 0
-    for seat in range(NUM_SEATS):
-        if on_declarer_side(state, seat):
-            points += state[S_POINTS + seat]
-            tricks += state[S_TRICKS_WON + seat]
-    return points, tricks
+def declarer_seats(state):
+    """The declarer side's seats as a bitmask (``on_declarer_side``)."""
+    return solving.side_seats(state[S_DECLARER], state[S_PARTNER], state[S_CONTRACT] == CONTRACT_ACE_CALL)
 
 
 @inline_njit
 def score(state):
     """``SCORE_PER_POINT`` x the declarer side's card points + its tricks: added up trick by trick, and
     the settlement rises with it."""
-    points, tricks = side_totals(state)
-    return float(SCORE_PER_POINT * points + tricks)
+    return solving.side_score(state, S_POINTS, S_TRICKS_WON, NUM_SEATS, declarer_seats(state), SCORE_PER_POINT)
 
 
 @inline_njit
@@ -127,13 +115,16 @@ def position_key(state):
 
 
 @inline_njit
+def pinned(state):
+    """The called card while its suit has not been led: never merged, kept apart in the table's keys."""
+    open_call = state[S_CONTRACT] == CONTRACT_ACE_CALL and state[S_CALLED_SUIT_DONE] == 0
+    return solving.pinned_card(open_call, state[S_CALLED_CARD])
+
+
+@inline_njit
 def hands_key(state):
-    """The hands at a trick boundary, in relative ranks (``schafkopf_env.solving``); the called card
-    kept apart while its suit has not been led."""
-    pinned = np.uint64(0)
-    if state[S_CONTRACT] == CONTRACT_ACE_CALL and state[S_CALLED_SUIT_DONE] == 0:
-        pinned = np.uint64(1) << np.uint64(state[S_CALLED_CARD])
-    return relative_hands_key(state, S_HANDS, NUM_SEATS, state[S_TRUMP_KIND], pinned)
+    """The hands at a trick boundary, in relative ranks (``schafkopf_env.solving``), ``pinned`` apart."""
+    return solving.relative_hands_key(state, S_HANDS, NUM_SEATS, state[S_TRUMP_KIND], pinned(state))
 
 
 @inline_njit
@@ -145,27 +136,21 @@ def tricks_left(state):
 def distinct(state, cards):
     """``cards`` less those equivalent to another of them (``schafkopf_env.solving``); the called card is
     never merged while its suit has not been led."""
-    live = trick_cards_mask(state, S_TRICK_CARDS + state[S_TRICK_NUMBER] * NUM_SEATS, state[S_TRICK_SIZE])
-    for s in range(NUM_SEATS):
-        live |= np.uint64(state[S_HANDS + s])
-    pinned = np.uint64(0)
-    if state[S_CONTRACT] == CONTRACT_ACE_CALL and state[S_CALLED_SUIT_DONE] == 0:
-        pinned = np.uint64(1) << np.uint64(state[S_CALLED_CARD])
-    return distinct_cards(state[S_TRUMP_KIND], cards, live, pinned)
+    trick_at = S_TRICK_CARDS + state[S_TRICK_NUMBER] * NUM_SEATS
+    return solving.live_distinct(state, cards, state[S_TRUMP_KIND], trick_at, state[S_TRICK_SIZE], S_HANDS, NUM_SEATS,
+                                 pinned(state))
 
 
 @inline_njit
 def first_card(state, cards, scratch):
     """The card tried first: the playout policy's choice among ``cards``."""
-    if popcount(cards) == 1:
-        return lowest_bit(cards)
-    return heuristic.card(state, cards, scratch, state[S_SEAT_TO_ACT])
+    lone = solving.lone_card(cards)
+    return lone if lone >= 0 else heuristic.card(state, cards, scratch, state[S_SEAT_TO_ACT])
 
 
 @inline_njit
 def card_order(state, card):
-    """Try high cards first (trick power, then points)."""
-    return TRICK_POWER[state[S_TRUMP_KIND], card] * 16 + CARD_POINTS[card]
+    return solving.power_first(state[S_TRUMP_KIND], card)
 
 
 @inline_njit
@@ -196,32 +181,18 @@ def side_units(state, seat, points, tricks):
 
 @inline_njit
 def value_bounds(state, seat):
-    """The lowest and highest final score from any position: the declarer's side takes none or all of
-    the points and tricks still out, less the other side's sure points and trick from its top trumps at a
-    trick boundary (the declarer side's own, as a lower bound, were measured and cut too few positions)."""
-    out = TOTAL_POINTS
-    for s in range(NUM_SEATS):
-        out -= state[S_POINTS + s]
-    now = score(state)
-    lost_points = 0
-    lost_trick = 0
-    if state[S_TRICK_SIZE] == 0:  # the other side's top trumps (``sure_trump_points``)
-        others = np.uint64(0)
-        live = np.uint64(0)
-        for s in range(NUM_SEATS):
-            live |= np.uint64(state[S_HANDS + s])
-            if not on_declarer_side(state, s):
-                others |= np.uint64(state[S_HANDS + s])
-        lost_points, lost_trick = sure_trump_points(state[S_TRUMP_KIND], others, live)
-    rest = SCORE_PER_POINT * (out - lost_points) + NUM_TRICKS - state[S_TRICK_NUMBER] - lost_trick
-    return now, now + float(rest)
+    """The lowest and highest final score from any position (``schafkopf_env.solving.score_bounds``),
+    the other side's top trumps cut at a trick boundary (the declarer side's own, as a lower bound, were
+    measured and cut too few positions)."""
+    out = solving.points_out(state, S_POINTS, NUM_SEATS, TOTAL_POINTS)
+    return solving.score_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, NUM_SEATS,
+                                declarer_seats(state), state[S_TRUMP_KIND], state[S_TRICK_SIZE] == 0)
 
 
 @njit
 def outcome_classes(state, seat, values, settlements):
     """The lowest score of each settlement class (``CLASS_TOTALS``) and the settlement of ``seat`` in it."""
-    for i in range(CLASS_TOTALS.shape[0]):
-        points, tricks = CLASS_TOTALS[i, 0], CLASS_TOTALS[i, 1]
-        values[i] = float(SCORE_PER_POINT * points + tricks)
-        settlements[i] = side_units(state, seat, points, tricks)
-    return CLASS_TOTALS.shape[0]
+    count = solving.class_values(CLASS_TOTALS, SCORE_PER_POINT, values)
+    for i in range(count):
+        settlements[i] = side_units(state, seat, CLASS_TOTALS[i, 0], CLASS_TOTALS[i, 1])
+    return count

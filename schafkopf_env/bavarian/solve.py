@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from schafkopf_env import solving
 from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
-from schafkopf_env.solving import distinct_cards, relative_hands_key, sure_trump_points, trick_cards_mask
-from schafkopf_env.trumps import CARD_POINTS, TRICK_POWER
-from trick_core.bits import lowest_bit, popcount
+from schafkopf_env.solving import card_action, extra_action  # noqa: F401  (looked up by ``trick_core.solver``)
+from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
 
 from . import heuristic
@@ -50,28 +50,14 @@ EXACT_TRICKS = NUM_TRICKS
 
 SCORE_PER_POINT = NUM_TRICKS + 1
 """``score`` counts a card point as more than all tricks together."""
-CLASS_TOTALS = np.array([[0, 0], [0, 1], [31, 1], [61, 1], [91, 1], [120, NUM_TRICKS]], dtype=np.int64)
-"""The lowest (points, tricks) of the declarer side in each settlement class: schwarz lost, schneider
-lost, lost, won, schneider won, schwarz won (a Tout: lost unless every trick)."""
+CLASS_TOTALS = solving.settlement_classes(31, NUM_TRICKS)
+"""The classes of ``scoring.contract_value`` (schneider from 31 points; a Tout: lost unless every trick)."""
 
 
 @inline_njit
 def searched_cards(state):
     """The cards the seat to act may play (0 outside the card play)."""
-    if state[S_PHASE] != PHASE_PLAYING:
-        return np.uint64(0)
-    return legal_card_bits(state, state[S_SEAT_TO_ACT])
-
-
-@inline_njit
-def card_action(card):
-    return card
-
-
-@inline_njit
-def extra_action(state):
-    """The card play has no other searched choice."""
-    return -1
+    return legal_card_bits(state, state[S_SEAT_TO_ACT]) if state[S_PHASE] == PHASE_PLAYING else np.uint64(0)
 
 
 @inline_njit
@@ -92,16 +78,16 @@ def counted(state, seat, other):
 
 
 @inline_njit
+def final_value(state, seat):
+    return score(state)
+
+
+@inline_njit
 def score(state):
     """``SCORE_PER_POINT`` x the declarer side's card points + its tricks: added up trick by trick, and
     the settlement rises with it."""
     points, tricks = declarer_side_totals(state)
     return float(SCORE_PER_POINT * points + tricks)
-
-
-@inline_njit
-def final_value(state, seat):
-    return score(state)
 
 
 @inline_njit
@@ -111,45 +97,43 @@ def position_key(state):
 
 
 @inline_njit
-def hands_key(state):
-    """The hands at a trick boundary, in relative ranks (``schafkopf_env.solving``); the called ace kept
-    apart while its suit has not been led."""
-    pinned = np.uint64(0)
-    if state[S_CONTRACT] == RUFER and state[S_CALLED_DONE] == 0:
-        pinned = np.uint64(1) << np.uint64(ACE_OF_SUIT[state[S_CALLED_SUIT]])
-    return relative_hands_key(state, S_HANDS, NUM_SEATS, state[S_TRUMP_KIND], pinned)
+def tricks_left(state):
+    return NUM_TRICKS - state[S_TRICK_NUMBER]
 
 
 @inline_njit
-def tricks_left(state):
-    return NUM_TRICKS - state[S_TRICK_NUMBER]
+def pinned(state):
+    """The called ace in a Rufer while its suit has not been led: never merged, kept apart in keys."""
+    if state[S_CONTRACT] != RUFER:
+        return np.uint64(0)
+    return solving.pinned_card(state[S_CALLED_DONE] == 0, ACE_OF_SUIT[state[S_CALLED_SUIT]])
+
+
+@inline_njit
+def hands_key(state):
+    """The hands at a trick boundary, in relative ranks (``schafkopf_env.solving``), ``pinned`` apart."""
+    return solving.relative_hands_key(state, S_HANDS, NUM_SEATS, state[S_TRUMP_KIND], pinned(state))
 
 
 @inline_njit
 def distinct(state, cards):
     """``cards`` less those equivalent to another of them (``schafkopf_env.solving``); the called ace is
     never merged while its suit has not been led."""
-    live = trick_cards_mask(state, S_TRICKS + state[S_TRICK_NUMBER] * TRICK_RECORD + 1, state[S_TRICK_SIZE])
-    for s in range(NUM_SEATS):
-        live |= np.uint64(state[S_HANDS + s])
-    pinned = np.uint64(0)
-    if state[S_CONTRACT] == RUFER and state[S_CALLED_DONE] == 0:
-        pinned = np.uint64(1) << np.uint64(ACE_OF_SUIT[state[S_CALLED_SUIT]])
-    return distinct_cards(state[S_TRUMP_KIND], cards, live, pinned)
+    trick_at = S_TRICKS + state[S_TRICK_NUMBER] * TRICK_RECORD + 1
+    return solving.live_distinct(state, cards, state[S_TRUMP_KIND], trick_at, state[S_TRICK_SIZE], S_HANDS, NUM_SEATS,
+                                 pinned(state))
+
+
+@inline_njit
+def card_order(state, card):
+    return solving.power_first(state[S_TRUMP_KIND], card)
 
 
 @inline_njit
 def first_card(state, cards, scratch):
     """The card tried first: the playout policy's choice among ``cards``."""
-    if popcount(cards) == 1:
-        return lowest_bit(cards)
-    return heuristic.card(state, cards, scratch, state[S_SEAT_TO_ACT])
-
-
-@inline_njit
-def card_order(state, card):
-    """Try high cards first (trick power, then points)."""
-    return TRICK_POWER[state[S_TRUMP_KIND], card] * 16 + CARD_POINTS[card]
+    lone = solving.lone_card(cards)
+    return lone if lone >= 0 else heuristic.card(state, cards, scratch, state[S_SEAT_TO_ACT])
 
 
 @inline_njit
@@ -166,32 +150,17 @@ def seat_units(state, seat, points, tricks):
 
 @inline_njit
 def value_bounds(state, seat):
-    """The lowest and highest final score from any position: the declarer's side takes none or all of
-    the points and tricks still out, less the other side's sure points and trick from its top trumps at a
-    trick boundary (the declarer side's own, as a lower bound, were measured and cut too few positions)."""
-    out = TOTAL_POINTS
-    for s in range(NUM_SEATS):
-        out -= state[S_POINTS + s]
-    now = score(state)
-    lost_points = 0
-    lost_trick = 0
-    if state[S_TRICK_SIZE] == 0:  # the other side's top trumps (``sure_trump_points``)
-        others = np.uint64(0)
-        live = np.uint64(0)
-        for s in range(NUM_SEATS):
-            live |= np.uint64(state[S_HANDS + s])
-            if not on_declarer_side(state, s):
-                others |= np.uint64(state[S_HANDS + s])
-        lost_points, lost_trick = sure_trump_points(state[S_TRUMP_KIND], others, live)
-    rest = SCORE_PER_POINT * (out - lost_points) + NUM_TRICKS - state[S_TRICK_NUMBER] - lost_trick
-    return now, now + float(rest)
+    """The lowest and highest final score (``schafkopf_env.solving.score_bounds``): what is still out,
+    less the other side's sure top trumps at a trick boundary."""
+    side = solving.side_seats(state[S_DECLARER], state[S_PARTNER], state[S_CONTRACT] == RUFER)
+    out = solving.points_out(state, S_POINTS, NUM_SEATS, TOTAL_POINTS)
+    return solving.score_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, NUM_SEATS, side,
+                                state[S_TRUMP_KIND], state[S_TRICK_SIZE] == 0)
 
 
 @njit
 def outcome_classes(state, seat, values, settlements):
-    """The lowest score of each settlement class (``CLASS_TOTALS``) and the settlement of ``seat`` in it."""
-    for i in range(CLASS_TOTALS.shape[0]):
-        points, tricks = CLASS_TOTALS[i, 0], CLASS_TOTALS[i, 1]
-        values[i] = float(SCORE_PER_POINT * points + tricks)
-        settlements[i] = seat_units(state, seat, points, tricks)
+    """The six classes (``CLASS_TOTALS``): their lowest scores, and what ``seat`` is paid in each."""
+    for i in range(solving.class_values(CLASS_TOTALS, SCORE_PER_POINT, values)):
+        settlements[i] = seat_units(state, seat, CLASS_TOTALS[i, 0], CLASS_TOTALS[i, 1])
     return CLASS_TOTALS.shape[0]

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from schafkopf_env import solving
 from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
-from schafkopf_env.solving import distinct_cards, relative_hands_key, trick_cards_mask
-from schafkopf_env.trumps import CARD_POINTS, TRICK_POWER
-from trick_core.bits import lowest_bit, popcount
+from schafkopf_env.solving import card_action, extra_action  # noqa: F401  (looked up by ``trick_core.solver``)
+from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
 
 from . import heuristic
@@ -60,20 +60,7 @@ SCORE_PER_POINT = NUM_TRICKS + 1
 @inline_njit
 def searched_cards(state):
     """The cards the seat to act may play (0 outside the card play, e.g. a contra offer)."""
-    if state[S_PHASE] != PHASE_PLAY:
-        return np.uint64(0)
-    return legal_card_bits(state, state[S_SEAT_TO_ACT])
-
-
-@inline_njit
-def card_action(card):
-    return card
-
-
-@inline_njit
-def extra_action(state):
-    """The card play has no other searched choice."""
-    return -1
+    return legal_card_bits(state, state[S_SEAT_TO_ACT]) if state[S_PHASE] == PHASE_PLAY else np.uint64(0)
 
 
 @inline_njit
@@ -114,7 +101,7 @@ def position_key(state):
 @inline_njit
 def hands_key(state):
     """The hands at a trick boundary, in relative ranks (``schafkopf_env.solving``)."""
-    return relative_hands_key(state, S_HANDS, MAX_SEATS, state[S_TRUMP], np.uint64(0))
+    return solving.relative_hands_key(state, S_HANDS, MAX_SEATS, state[S_TRUMP], np.uint64(0))
 
 
 @inline_njit
@@ -123,26 +110,22 @@ def tricks_left(state):
 
 
 @inline_njit
+def card_order(state, card):
+    return solving.power_first(state[S_TRUMP], card)
+
+
+@inline_njit
 def distinct(state, cards):
     """``cards`` less those equivalent to another of them (``schafkopf_env.solving``)."""
-    live = trick_cards_mask(state, S_TRICK_CARDS, state[S_TRICK_SIZE])
-    for s in range(MAX_SEATS):
-        live |= np.uint64(state[S_HANDS + s])
-    return distinct_cards(state[S_TRUMP], cards, live, np.uint64(0))
+    return solving.live_distinct(state, cards, state[S_TRUMP], S_TRICK_CARDS, state[S_TRICK_SIZE], S_HANDS, MAX_SEATS,
+                                 np.uint64(0))
 
 
 @inline_njit
 def first_card(state, cards, scratch):
     """The card tried first: the playout policy's choice among ``cards``."""
-    if popcount(cards) == 1:
-        return lowest_bit(cards)
-    return heuristic._card(state, cards, scratch, state[S_SEAT_TO_ACT])
-
-
-@inline_njit
-def card_order(state, card):
-    """Try high cards first (trick power, then points)."""
-    return TRICK_POWER[state[S_TRUMP], card] * 16 + CARD_POINTS[card]
+    lone = solving.lone_card(cards)
+    return lone if lone >= 0 else heuristic._card(state, cards, scratch, state[S_SEAT_TO_ACT])
 
 
 @inline_njit
@@ -168,11 +151,9 @@ def value_bounds(state, seat):
     """The lowest and highest final score from any position: the declarer takes none or all of the
     points and tricks still out (the other seats' top trumps, ``sure_trump_points``, cut almost no
     position here: the declarer mostly holds them)."""
-    out = FULL_POINTS - extra_points(state)
-    for s in range(MAX_SEATS):
-        out -= state[S_POINTS + s]
-    now = score(state)
-    return now, now + float(SCORE_PER_POINT * out + NUM_TRICKS - state[S_TRICK_NUMBER])
+    out = solving.points_out(state, S_POINTS, MAX_SEATS, FULL_POINTS - extra_points(state))
+    return solving.score_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, MAX_SEATS, 0,
+                                state[S_TRUMP], False)
 
 
 @njit
