@@ -3,12 +3,16 @@
 An agent is called when ``agent`` (a seat name such as ``"player_2"``) is to act in the wrapped PettingZoo
 ``env``. It may look at the table only through
 
-- ``env.observe(agent)`` (the seat's observation and its ``action_mask``), and
+- ``env.observe(agent)`` (the seat's observation and its ``action_mask``),
 - ``env.unwrapped.resample_from_infostate(agent, rng)``: a cloned env whose hidden cards are a sample
   consistent with everything that seat knows. The clone's own-seat information is exact, so an agent may
   read the clone's ``state()`` or kernel for what its own seat knows; what the clone shows of other seats
   is a guess. A clone holds none of the real table's hidden cards, so redealing the clone's hidden cards
-  again (``pimc`` does it in compiled code, ``agents.search``) draws from the same worlds.
+  again draws from the same worlds, and
+- ``env.unwrapped.sampled_kernel_state(agent, rng)``: that clone's kernel state alone (the same array for
+  the same ``rng``), without the env around it. A search that hands the world to compiled code, which
+  redeals it at once (``pimc``, ``ismcts``, ``pimc_neural``: ``agents.search``), asks for this: building
+  the clone cost more than the redeal.
 
 It never reads the real env's hidden state (``state()``, ``kernel_state()``, other seats' observations).
 The no-peeking tests check this for the built-in agents: two tables that differ only in cards a seat
@@ -100,14 +104,22 @@ def actions_named(env, kind: str, test: Callable[[str], bool]) -> np.ndarray:
 
 
 def card_actions(env) -> np.ndarray:
-    """Which action indices of ``env`` play a card: face up, or face down (Knüffeln's ``turn:``)."""
-    deck = env.unwrapped.deck
-    return actions_named(env, "card", lambda name: deck.is_card(name) or name.startswith("turn:"))
+    """Which action indices of ``env`` play a card: face up, or face down (the game's ``face_down_actions``)."""
+    deck, spec = env.unwrapped.deck, game_spec(env.unwrapped.game_name)
+    return actions_named(env, f"card {spec.name}", lambda name: deck.is_card(name) or spec.plays_face_down(name))
 
 
 def turn_actions(env) -> np.ndarray:
-    """Which action indices of ``env`` are Knüffeln's face-down plays (``turn:C``); none in other games."""
-    return actions_named(env, "turn", lambda name: name.startswith("turn:"))
+    """Which action indices of ``env`` play a card face down (the game's ``face_down_actions``, Knüffeln's
+    ``turn:C``); none in most games."""
+    spec = game_spec(env.unwrapped.game_name)
+    return actions_named(env, f"turn {spec.name}", spec.plays_face_down)
+
+
+def talk_actions(env) -> np.ndarray:
+    """Which action indices of ``env`` are table talk (the game's ``talk_actions``); none in most games."""
+    spec = game_spec(env.unwrapped.game_name)
+    return actions_named(env, f"talk {spec.name}", spec.is_talk)
 
 
 def seat_of(env, agent: str) -> int:

@@ -29,10 +29,14 @@ neither agent.
 
 from __future__ import annotations
 
+from trick_core.game_spec import imported
 from trick_core.registry import game_spec
 
 PASSIVE = None
 """Seat marker of a seating: the seat takes no decision (Palatinate ``players=4`` dealer)."""
+PARTNERSHIP = "partnership"
+"""The scheme of fixed partnerships: each seating gives one agent a whole team (self-play's ``SeatMixer``
+lets the learner hold one team by it)."""
 
 
 # ---------------------------------------------------------------------------------------------- seatings
@@ -40,16 +44,29 @@ PASSIVE = None
 
 def seatings_for(game: str, num_seats: int, dealer: int) -> tuple[str, list[tuple]]:
     """The scheme name and the seatings of one deal: tuples giving each seat slot 0 (first agent), slot 1
-    (second) or ``PASSIVE`` (see the module docstring)."""
-    game_spec(game)
-    if game == "knuffeln" and num_seats == 4:
-        return "partnership", [(0, 1, 0, 1), (1, 0, 1, 0)]
-    if game == "knuffeln" and num_seats == 5:
+    (second) or ``PASSIVE`` (see the module docstring). A game whose spec names a ``seating`` function
+    gets that function's scheme where it returns one, every other game the balanced scheme."""
+    seating = game_spec(game).seating
+    own = imported(seating)(num_seats, dealer) if seating else None
+    return own if own is not None else ("balanced", balanced_seatings(list(range(num_seats)), num_seats))
+
+
+def knuffeln_seatings(num_seats: int, dealer: int) -> tuple[str, list[tuple]] | None:
+    """Knüffeln's fixed partnerships (module docstring), the ``seating`` of its spec."""
+    if num_seats == 4:
+        return PARTNERSHIP, [(0, 1, 0, 1), (1, 0, 1, 0)]
+    if num_seats == 5:
         return "dealer-and-partnerships", _knuffeln_five_seatings(dealer)
-    if game == "palatinate" and num_seats == 4:
+    return None
+
+
+def palatinate_seatings(num_seats: int, dealer: int) -> tuple[str, list[tuple]] | None:
+    """Palatinate with four players: the dealer sits out (module docstring), the ``seating`` of its spec;
+    ``None`` (balanced over every seat) with three."""
+    if num_seats == 4:
         active = [seat for seat in range(num_seats) if seat != dealer]
         return "balanced-active-seats", balanced_seatings(active, num_seats)
-    return "balanced", balanced_seatings(list(range(num_seats)), num_seats)
+    return None
 
 
 def balanced_seatings(active_seats: list[int], num_seats: int) -> list[tuple]:

@@ -143,7 +143,7 @@ def _env(game: str) -> Callable[[], None]:
 
 
 def _reference(game: str) -> Callable[[], None]:
-    play = reference_hands.PLAYERS[game]
+    play = reference_hands.reference_player(game)
     warm_up = random.Random(0)
     for _ in range(5):
         play(warm_up, {})

@@ -2,9 +2,9 @@
 compiled kernels are compared with.
 
 Each game's reference has its own small API (it is written to read like the rules, not to be fast); one
-adapter per game below deals a random hand with ``random.Random``, plays uniformly random legal actions
-(the reference's ``legal_actions()``) to the end and takes the settlement — the same work the compiled
-``play_random_hands`` does.
+adapter per game below (the ``reference_player`` its spec names) deals a random hand with
+``random.Random``, plays uniformly random legal actions (the reference's ``legal_actions()``) to the end and
+takes the settlement — the same work the compiled ``play_random_hands`` does.
 """
 
 from __future__ import annotations
@@ -12,10 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from trick_core.game_spec import imported
+from trick_core.registry import game_spec
+
 from .timing import measure_rate
 
 
-def _bavarian(rng: random.Random, config: dict) -> list:
+def play_bavarian(rng: random.Random, config: dict) -> list:
     from schafkopf_env.bavarian import reference as ref
 
     pack = list(ref.PACK)
@@ -26,7 +29,7 @@ def _bavarian(rng: random.Random, config: dict) -> list:
     return game.settlement()
 
 
-def _palatinate(rng: random.Random, config: dict) -> list:
+def play_palatinate(rng: random.Random, config: dict) -> list:
     from schafkopf_env.palatinate import reference as ref
 
     players = config.get("players", 3)
@@ -42,7 +45,7 @@ def _palatinate(rng: random.Random, config: dict) -> list:
     return hand.settlement()
 
 
-def _asserufen(rng: random.Random, config: dict) -> list:
+def play_asserufen(rng: random.Random, config: dict) -> list:
     from schafkopf_env.asserufen import reference as ref
 
     pack = ref.all_cards()
@@ -53,7 +56,7 @@ def _asserufen(rng: random.Random, config: dict) -> list:
     return hand.settlement()
 
 
-def _knuffeln(rng: random.Random, config: dict) -> list:
+def play_knuffeln(rng: random.Random, config: dict) -> list:
     from knuffeln_env.knuffeln import reference as ref
 
     variant = config.get("variant", "bohmstedt")
@@ -75,17 +78,15 @@ def _knuffeln(rng: random.Random, config: dict) -> list:
     return hand.settlement
 
 
-PLAYERS: dict[str, Callable[[random.Random, dict], list]] = {
-    "bavarian": _bavarian,
-    "palatinate": _palatinate,
-    "asserufen": _asserufen,
-    "knuffeln": _knuffeln,
-}
+def reference_player(game: str) -> Callable[[random.Random, dict], list]:
+    """``play(rng, config) -> settlement`` of ``game``: one random hand through its reference, the function
+    its spec names (``reference_player``)."""
+    return imported(game_spec(game).reference_player)
 
 
 def reference_hands_per_second(game: str, min_seconds: float, config: dict | None = None) -> dict:
     """Random whole hands per second through ``game``'s plain-Python reference (one thread)."""
-    play = PLAYERS[game]
+    play = reference_player(game)
     config = dict(config or {})
     rng = random.Random(0)
 

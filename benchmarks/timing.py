@@ -15,9 +15,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-GAMES = ("bavarian", "palatinate", "asserufen", "knuffeln")
-"""The games the benchmarks measure, in the order of their tables (Bavarian first: its anchors are the
-closest); ``tests/core/test_registered_games.py`` holds it to the registry."""
+from trick_core.registry import GAME_NAMES
+
+GAMES = GAME_NAMES
+"""The games the benchmarks measure: every registered game, in the registry's order (``GAME_PACKAGES``)."""
 
 
 def measure_rate(run: Callable[[int], int | None], min_seconds: float, repeats: int = 3, start: int = 1) -> dict:
@@ -113,3 +114,21 @@ def check_games(games, known) -> None:
         raise ValueError(f"--games: give at least one of {list(known)}")
     if unknown := sorted(set(games) - set(known)):
         raise ValueError(f"--games: unknown game(s) {unknown}; choose from {list(known)}")
+
+
+def print_json_command(options, check: Callable, run: Callable[..., dict]) -> None:
+    """The command line of a benchmark printing JSON: parses ``options`` (a dataclass with a ``json`` path
+    field) accepted by ``check``, prints ``run(args)``'s result as indented JSON and writes it to ``--json``
+    where given (one shape for every benchmark table the docs quote)."""
+    import json
+
+    import tyro
+
+    from trick_core.command_line import checked, command_prog
+
+    arguments = checked(tyro.cli(options, prog=command_prog()), check)
+    text = json.dumps(run(arguments), indent=1)
+    print(text)
+    if arguments.json:
+        with open(arguments.json, "w", encoding="utf-8") as out:
+            out.write(text + "\n")

@@ -42,7 +42,7 @@ from numba import prange
 
 from trick_core import batch_loops, drivers
 from trick_core.batch_env import BatchEnvCore, BatchStep, RandomHandPlayer, check_batch_options
-from trick_core.bits import uniform_below_modulo
+from trick_core.bits import shuffle_pack
 from trick_core.specialise import code_fingerprint, compile_copies
 
 from . import knuffeln_v0
@@ -167,11 +167,7 @@ advance = None
 def deal_next_hand_of_match(state, params, dealer, rng, cards):
     """The next hand of a match, dealt by ``dealer``: the pack shuffled, then the kernel's fixed-deal
     start (which redeals by the rules when four stock cards of one suit are turned) — as the AEC env."""
-    for i in range(cards.shape[0]):
-        cards[i] = i
-    for i in range(cards.shape[0] - 1, 0, -1):
-        j = uniform_below_modulo(rng, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffle_pack(cards, 0, cards.shape[0], rng, True)
     knuffeln_kernel.init_state(state, params, dealer, cards)
 
 
@@ -204,12 +200,8 @@ def match_step_rows(states, params, deal_rngs, actions, obs_type, observations, 
         terminated[i] = False
         seat = advance(state, actions[i], action_masks[i])
         if seat < 0:
-            winners = state[knuffeln_kernel.S_WINNER_TEAM]
-            points = match_play.score_hand_on_ladder(state, ladders[i])
-            if points > 0.0:
+            if match_play.finish_hand_of_match(state, ladders[i], rewards[i]):
                 terminated[i] = True
-                for s in range(rewards.shape[1]):
-                    rewards[i, s] = points if s % 2 == winners else -points
                 start_match(state, params, deal_rngs[i], ladders[i])
             else:
                 deal_next_hand_of_match(state, params, match_play.next_dealer(state), deal_rngs[i], cards[i])

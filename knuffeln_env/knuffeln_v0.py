@@ -77,40 +77,46 @@ a per-seat block is the seat *r* places to the observer's left (0 = the observer
 cards (layout of `trick_core.cards`). Sizes (`observation` / `information_state` / `perfect`): 4 players,
 talk off 1215 / 2988 / 3276; lexicon 2871 / 4644 / 4932; `tokens:8` 2259 / 4032 / 4320; 5 players, talk
 off 1413 / 3627 / 3963; `match=True` adds 3 entries. `kernel.observation_layout(params, t)` lists the
-sections for any configuration (all but the 3 match entries, which the env appends).
+blocks for any configuration (all but the 3 match entries, which the env appends); the table holds those of
+the default configuration (four players, talk off) and observation type `perfect`, in order.
 
-| offset (n = 4) | size | content |
-|---|---|---|
-| 0 | n | dealer |
-| 4 | n | my team (1 = teammate, observer included; a sitting-out dealer takes the team on its left) |
-| 8 | n | active seats (0 for a dealer who sits out) |
-| 12 | 7 | phase: dealer_choice, ten_exchange, ole_exchange, talk, play, turn_answer, over |
-| 19 | n | seat to act |
-| 23 | 4 + 4 | first chosen suit, second chosen suit (`C S H D`) |
-| 31 | c | my hand |
-| 79 | c | cards turned to choose the suits |
-| 127 | c | cards now face up beside the stock (a ten exchanged in takes its card's place) |
-| 175 | c | stock cards shown to all (bottom Oles; 1924/1938: the three bottom cards) |
-| 223 | c | face-down stock cards I know (the dealer: the cards looked at; five players: the whole stock) |
-| 271 | c | out of play (Queens/Kings given for Oles) |
-| 319 | n·c | cards each seat received by exchange |
-| 511 | n·c | cards each seat gave by exchange |
-| 703 | 3 | five players: dealer's choice undecided / alone / sits out |
-| 706 | c | the Ole on offer |
-| 754 | n·c | cards each seat has played face up (or face down and accepted) |
-| 946 | n·c | the current trick, by seat (a face-down card awaiting its answer is not in it) |
-| 1138 | n | leader of the current trick |
-| 1142 | n | seat whose face-down lead awaits an answer |
-| 1146 | c | my own face-down card (only the turner ever sees it unless accepted) |
-| 1194 | 9 | tricks mine, theirs; tricks needed mine, theirs; tricks played; accepted turns all, mine, theirs; stake |
-| 1203 | 4 | Jann choice pending mine / theirs; march committed mine / theirs |
-| 1207 | 8 | over, won, lost, result plain / jann / march / failed_march / fled |
-| 1215 | 36·(n+V+16) | talk (if on), 36 slots in speaking order: speaker, utterance, shown card suit 4 + rank 12 |
+| block | indices (n = 4) | size | content |
+|---|---|---|---|
+| dealer | 0..3 | n | the dealer |
+| team | 4..7 | n | my team (observer included); a sitting-out dealer takes the team on its left |
+| active | 8..11 | n | the seats playing (0 for a dealer who sits out) |
+| phase | 12..18 | 7 | dealer_choice, ten_exchange, ole_exchange, talk, play, turn_answer, over |
+| to_act | 19..22 | n | the seat to act |
+| first_suit | 23..26 | 4 | the first chosen suit, `C S H D` |
+| second_suit | 27..30 | 4 | the second chosen suit |
+| hand | 31..78 | c | my hand |
+| turned | 79..126 | c | cards turned to choose the suits |
+| face_up | 127..174 | c | cards now face up beside the stock (a ten exchanged in takes its card's place) |
+| stock_shown_to_all | 175..222 | c | stock cards shown to all (bottom Oles; 1924/1938: the three bottom cards) |
+| stock_known | 223..270 | c | face-down stock cards I know (the dealer: those looked at; five players: all) |
+| out_of_play | 271..318 | c | Queens/Kings given for Oles |
+| received | 319..510 | n·c | cards each seat received by exchange |
+| given | 511..702 | n·c | cards each seat gave by exchange |
+| dealer_choice | 703..705 | 3 | five players: dealer's choice undecided / alone / sits out |
+| ole_on_offer | 706..753 | c | the Ole on offer |
+| played | 754..945 | n·c | cards each seat has played face up (or face down and accepted) |
+| trick | 946..1137 | n·c | the current trick, by seat (a face-down card awaiting its answer is not in it) |
+| leader | 1138..1141 | n | leader of the current trick |
+| awaiting_answer | 1142..1145 | n | seat whose face-down lead awaits an answer |
+| my_face_down | 1146..1193 | c | my own face-down card (only the turner sees it unless accepted) |
+| counters | 1194..1202 | 9 | tricks mine/theirs, needed mine/theirs, played; accepted turns all/mine/theirs; stake |
+| flags | 1203..1206 | 4 | Jann choice pending mine / theirs; march committed mine / theirs |
+| result | 1207..1214 | 8 | over, won, lost, result plain / jann / march / failed_march / fled |
+| trick_history | 1215..2987 | 9·(n+n·c+1) | `information_state`: per trick its leader, each card, face down accepted |
+| hands | 2988..3179 | n·c | `perfect`: every seat's hand |
+| stock | 3180..3227 | c | `perfect`: the face-down stock |
+| face_down_lead | 3228..3275 | c | `perfect`: the face-down led card |
 
-Talk utterance one-hot: `lexicon` V = 26 (silent, say:1..24, show), `tokens:N` V = N + 1 (silent,
-token:1..N). The shown card's suit and rank are filled only for the shower and its partner(s).
-`information_state` appends the trick history, 9 × (leader n, card of each seat n·c, face-down accepted
-1); `perfect` appends every hand (n·c), the face-down stock (c) and the face-down led card (c).
+With talk on, a block `talk` of 36·(n + V + 16) entries follows the result block (at 1215 with four players),
+before the trick history: 36 slots in speaking order, each the speaker, the utterance and the shown
+card's suit (4) and rank (12). Talk utterance one-hot: `lexicon` V = 26 (silent, say:1..24, show),
+`tokens:N` V = N + 1 (silent, token:1..N). The shown card's suit and rank are filled only for the shower
+and its partner(s).
 `match=True` appends rungs left mine, theirs, and hands played.
 
 ## Action space
@@ -323,14 +329,15 @@ class KnuffelnEnv(KernelEnv):
         state = self._state
         winners = int(state[kernel.S_WINNER_TEAM])
         before = int(self._ladder[winners])
-        points = float(match_play.score_hand_on_ladder(state, self._ladder))
+        rewards = np.zeros(self.num_seats, dtype=np.float64)
+        match_over = bool(match_play.finish_hand_of_match(state, self._ladder, rewards))
         self._ladder_log.append({
             "winning_team": winners,
             "result": kernel.RESULT_NAMES[int(state[kernel.S_RESULT_KIND])],
             "rungs_wiped": before - int(self._ladder[winners]),
         })
-        if points > 0:
-            self._match_rewards = [points if seat % 2 == winners else -points for seat in range(self.num_seats)]
+        if match_over:
+            self._match_rewards = rewards.tolist()
             return -1
         if self._queued_deals:
             deal = self._queued_deals.pop(0)

@@ -51,8 +51,7 @@ def check_bots(names: tuple[str, ...]) -> None:
     """Every extra bot must be an agent of at least one game (a typo fails here, not at the table):
     ``ValueError`` naming the first that is not."""
     import agents
-
-    from .catalog import GAMES
+    from trick_core.registry import GAME_NAMES as GAMES
 
     for name in names:
         problems = []

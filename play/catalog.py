@@ -1,17 +1,21 @@
 """The games the table offers, their options, and the names shown for cards, suits and actions.
 
-This module is the one place in ``play`` that makes envs (``make_env``, through the game registry
-``trick_core.registry``); everything else asks it. The options listed here are the rule options of each
-env (its module docstring documents them); the env itself validates the values and raises ``ValueError``
-naming a bad one.
+The table offers every game of the registry (``trick_core.registry``); what it needs of a game besides its
+env, its ``GameInfo`` (title, pack, rules page, rule options, view), is declared beside the game's view in
+``play.views`` and named by the game's spec (``browser``). This module is the one place in ``play`` that
+makes envs (``make_env``); everything else asks it. The options a ``GameInfo`` lists are the rule options of
+the env (its module docstring documents them); the env itself validates the values and raises
+``ValueError`` naming a bad one.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from trick_core.registry import game_spec
+from trick_core.game_spec import imported
+from trick_core.registry import GAME_NAMES, game_spec
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,8 @@ class Option:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What the table needs to know about a game besides its env."""
+    """What the table needs to know about a game besides its env: declared beside the game's view (a module
+    of ``play.views``) and named by the game's spec (``browser``)."""
 
     name: str
     title: str
@@ -37,36 +42,35 @@ class GameInfo:
     rules_file: str
     """The project's rules page of the game, relative to the rules folder (``docs/rules``)."""
     options: tuple[Option, ...] = field(default_factory=tuple)
-
-
-TALK_CHOICES = ("off", "lexicon", "tokens:4", "tokens:8", "tokens:16")
-
-GAMES: dict[str, GameInfo] = {
-    "bavarian": GameInfo("bavarian", "Bavarian Schafkopf", "german", "bavarian_schafkopf.md"),
-    "palatinate": GameInfo(
-        "palatinate", "Palatinate Schafkopf", "french", "palatinate_schafkopf.md",
-        (Option("players", "Players", (3, 4), 3), Option("max_doublings", "Most doublings", (0, 1, 2, 3, 4), 4)),
-    ),
-    "asserufen": GameInfo(
-        "asserufen", "Asserufen (Palatinate, four players)", "french", "palatinate_schafkopf.md",
-        (Option("max_doublings", "Most doublings", (0, 1, 2, 3, 4), 4),),
-    ),
-    "knuffeln": GameInfo(
-        "knuffeln", "Knüffeln", "french", "knuffeln.md",
-        (
-            Option("variant", "Variant", ("bohmstedt", "hattstedt", "bernhard1924", "gruenberg1938"), "bohmstedt"),
-            Option("players", "Players", (4, 5), 4, requires=((5, "variant", ("bohmstedt",)),)),
-            Option("talk", "Table talk", TALK_CHOICES, "off"),
-        ),
-    ),
-}
+    view: Callable[[object], dict] | None = None
+    """``view(context) -> dict``: the table as one seat may see it (``play.views.table_view``)."""
+    label: Callable[[object, str], str] | None = None
+    """``label(context, action) -> str``: the text of an action string (buttons and the log)."""
 
 
 def game_info(game: str) -> GameInfo:
-    """The ``GameInfo`` of ``game``, or ``ValueError`` naming the known games."""
-    if not isinstance(game, str) or game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; choose from {sorted(GAMES)}")
-    return GAMES[game]
+    """The ``GameInfo`` of ``game`` (the ``browser`` its spec names, in a view module of ``play.views``), or
+    ``ValueError`` naming the known games."""
+    if not isinstance(game, str) or game not in GAME_NAMES:
+        raise ValueError(f"unknown game {game!r}; choose from {sorted(GAME_NAMES)}")
+    return _game_infos()[game]
+
+
+def game_infos() -> list[GameInfo]:
+    """Every game's ``GameInfo``, in the registry's order (the browser's list)."""
+    return [_game_infos()[game] for game in GAME_NAMES]
+
+
+@functools.cache
+def _game_infos() -> dict[str, GameInfo]:
+    """Read on first use: the view modules that declare them import this module."""
+    infos = {}
+    for game in GAME_NAMES:
+        info = imported(game_spec(game).browser)
+        if not isinstance(info, GameInfo) or info.name != game:
+            raise TypeError(f"{game}: its spec's browser {game_spec(game).browser!r} is not the GameInfo of {game!r}")
+        infos[game] = info
+    return infos
 
 
 def check_config(game: str, config: dict, offered_values_only: bool = True) -> dict:
@@ -97,14 +101,8 @@ def check_config(game: str, config: dict, offered_values_only: bool = True) -> d
     return checked
 
 
-def deck_cards(game: str, config: dict) -> tuple[str, ...]:
-    """Every card name of the pack ``game`` is played with under ``config``, in the pack's order."""
-    from trick_core.cards import FRENCH_32, GERMAN_32, KNUFFELN_48, KNUFFELN_48_FIVES
-
-    if game == "knuffeln":
-        deck = KNUFFELN_48_FIVES if config.get("variant") == "bernhard1924" else KNUFFELN_48
-    else:
-        deck = GERMAN_32 if game_info(game).deck == "german" else FRENCH_32
+def deck_cards(deck) -> tuple[str, ...]:
+    """Every card name of an env's pack (``env.deck``, which its rule options choose), in the pack's order."""
     return tuple(deck.name_of(card) for card in range(deck.num_cards))
 
 

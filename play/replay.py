@@ -13,7 +13,9 @@ import secrets
 import sys
 from dataclasses import dataclass, field
 
-from .catalog import GAMES, check_config, make_env
+from trick_core.registry import GAME_NAMES
+
+from .catalog import check_config, make_env
 from .session import PlayError, get_or_404
 from .views import table_view
 
@@ -72,8 +74,8 @@ def check_record_shape(record, index: int) -> None:
     where = f"record {index}"
     if not isinstance(record, dict):
         raise PlayError(400, f"{where} is not an object (a game record has 'game', 'config', 'deal', 'actions')")
-    if record.get("game") not in GAMES:
-        raise PlayError(400, f"{where}: unknown game {record.get('game')!r}; games are {sorted(GAMES)}")
+    if record.get("game") not in GAME_NAMES:
+        raise PlayError(400, f"{where}: unknown game {record.get('game')!r}; games are {sorted(GAME_NAMES)}")
     for key, kind in (("deal", dict), ("actions", list)):
         if not isinstance(record.get(key), kind):
             raise PlayError(400, f"{where}: '{key}' must be a {kind.__name__}")

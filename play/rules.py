@@ -6,7 +6,9 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from .catalog import GAMES, game_info
+from trick_core.registry import GAME_NAMES
+
+from .catalog import game_info
 from .pages import html_page
 from .session import PlayError
 
@@ -25,7 +27,7 @@ def rules_path(game: str, rules_dir: Path) -> Path:
 
 
 def available_rules(rules_dir: Path) -> dict[str, bool]:
-    return {game: rules_path(game, rules_dir).is_file() for game in GAMES}
+    return {game: rules_path(game, rules_dir).is_file() for game in GAME_NAMES}
 
 
 def rules_page(game: str, rules_dir: Path) -> str:

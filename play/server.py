@@ -37,7 +37,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .catalog import GAMES, default_seats
+from .catalog import default_seats, game_infos
 from .pages import STATIC_DIR, static_page
 from .replay import SUMMARIES_SHOWN, ReplayStore, parse_records
 from .rules import DEFAULT_RULES_DIR, available_rules, rules_page
@@ -222,7 +222,7 @@ def add_table_routes(app: FastAPI, store: SessionStore, table_settings: TableSet
                               "requires": [{"choice": choice, "option": other, "values": list(values)}
                                            for choice, other, values in o.requires]}
                              for o in info.options]}
-                for info in GAMES.values()
+                for info in game_infos()
             ],
             "bots": list(table_settings.bots),
             "bot_notes": bot_notes(table_settings.bots),

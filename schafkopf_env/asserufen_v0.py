@@ -76,42 +76,45 @@ partnership is known every player keeps their tricks separately, and the figures
 `observation_type="observation"` (408 entries; it shows who played which card and the trick in progress,
 not how earlier tricks were grouped):
 
-| index | content |
-|---|---|
-| 0..31 | own hand (card one-hot) |
-| 32..35 | dealer (relative seat) |
-| 36..43 | phase: bidding, answer, call, trump, contra_offer, doubling_round, play, over |
-| 44..47 | seat to act (relative seat; zeros once over) |
-| 48..79 | bids: 8 slots per relative seat (not yet spoken, then weg ... heart_solo_du in action order) |
-| 80..81 | answer to darf_man: accept, refuse |
-| 82..86 | contract: ace_call, solo, heart_solo, solo_du, heart_solo_du |
-| 87..90 | declarer (relative seat) |
-| 91..94 | trump suit: C S H D |
-| 95..126 | called card (card one-hot) |
-| 127..127 | partnership public (called card played, partner said re, or partner ran away) |
-| 128..131 | partner (relative seat) if this seat knows it: public, or this seat is the partner |
-| 132..133 | called-suit rules over (first trick led in the called suit complete), partner ran away |
-| 134..134 | doublings so far (count) |
-| 135..138 | doubles said per relative seat (count) |
-| 139..142 | leader of the current trick (relative seat) |
-| 143..270 | current trick: card played by each relative seat (4 x 32) |
-| 271..398 | cards played so far by each relative seat (4 x 32) |
-| 399..402 | tricks won per relative seat (count) |
-| 403..406 | card points taken per relative seat |
-| 407..407 | tricks completed (count) |
+| block | indices | size | content |
+|---|---|---|---|
+| hand | 0..31 | 32 | own hand (card one-hot) |
+| dealer | 32..35 | 4 | dealer (relative seat) |
+| phase | 36..43 | 8 | phase: bidding, answer, call, trump, contra_offer, doubling_round, play, over |
+| to_act | 44..47 | 4 | seat to act (relative seat; zeros once over) |
+| bids | 48..79 | 32 | bids: 8 slots per relative seat (not yet spoken, then weg ... heart_solo_du in action order) |
+| answer | 80..81 | 2 | answer to darf_man: accept, refuse |
+| contract | 82..86 | 5 | contract: ace_call, solo, heart_solo, solo_du, heart_solo_du |
+| declarer | 87..90 | 4 | declarer (relative seat) |
+| trump | 91..94 | 4 | trump suit: C S H D |
+| called_card | 95..126 | 32 | called card (card one-hot) |
+| partner_known | 127..127 | 1 | partnership public (called card played, partner said re, or partner ran away) |
+| partner | 128..131 | 4 | partner (relative seat) if this seat knows it: public, or this seat is the partner |
+| called_rules | 132..133 | 2 | called-suit rules over (first trick led in the called suit complete), partner ran away |
+| doublings | 134..134 | 1 | doublings so far (count) |
+| doubles_by_seat | 135..138 | 4 | doubles said per relative seat (count) |
+| leader | 139..142 | 4 | leader of the current trick (relative seat) |
+| trick | 143..270 | 128 | current trick: card played by each relative seat (4 x 32) |
+| played | 271..398 | 128 | cards played so far by each relative seat (4 x 32) |
+| tricks_won | 399..402 | 4 | tricks won per relative seat (count) |
+| points | 403..406 | 4 | card points taken per relative seat |
+| tricks_completed | 407..407 | 1 | tricks completed (count) |
 
 `observation_type="information_state"` (1528 entries, perfect recall) appends:
 
-| index | content |
-|---|---|
-| 408..1495 | trick history: 8 tricks x (leader 4, card by relative seat 4 x 32, winner 4) |
-| 1496..1527 | doubling history: 8 slots x the relative seat that said the k-th double |
+| block | indices | size | content |
+|---|---|---|---|
+| trick_history | 408..1495 | 1088 | trick history: 8 tricks x (leader 4, card by relative seat 4 x 32, winner 4) |
+| doubling_history | 1496..1527 | 32 | doubling history: 8 slots x the relative seat that said the k-th double |
 
 `observation_type="perfect"` (1656 entries) appends every hand:
 
-| index | content |
-|---|---|
-| 1528..1655 | cards still held by each relative seat (4 x 32) |
+| block | indices | size | content |
+|---|---|---|---|
+| hands | 1528..1655 | 128 | cards still held by each relative seat (4 x 32) |
+
+`kernel.observation_layout(params, obs_type)` lists these blocks (the kernel writes them in this order);
+`kernel.observation_size(params, obs_type)` their total.
 
 ## Action space
 

@@ -49,37 +49,40 @@ Bavarian Schafkopf as pinned has no rule options.
 
 `observation_type="observation"` (365 entries):
 
-| index | size | feature |
-|---|---|---|
-| 0 | 32 | cards held (card index) |
-| 32 | 4 | dealer (relative seat) |
-| 36 | 4 | seat to act (zeros once the hand is over) |
-| 40 | 5 | phase: bidding, calling, choosing_trump, playing, over |
-| 45 | 28 | bids: relative seat × (pass, rufer, wenz, solo, wenz_tout, solo_tout, sie) |
-| 73 | 6 | contract once fixed: rufer, wenz, solo, wenz_tout, solo_tout, sie |
-| 79 | 4 | declarer (highest bidder so far) |
-| 83 | 5 | trumps: Obers, Unters and suit E, G, H, S; or Wenz (Unters only) |
-| 88 | 4 | suit of the called ace: E, G, H, S (H is never called) |
-| 92 | 4 | holder of the called ace, once this seat knows it (its own seat if it holds the ace) |
-| 96 | 1 | the first trick led in the called suit is complete (the called-ace rules are over) |
-| 97 | 4 | leader of the trick in progress |
-| 101 | 128 | trick in progress: relative seat × card it played |
-| 229 | 128 | completed tricks: relative seat × cards it played |
-| 357 | 4 | card points taken per seat / 120 |
-| 361 | 4 | tricks taken per seat / 8 |
+| block | indices | size | feature |
+|---|---|---|---|
+| hand | 0..31 | 32 | cards held (card index) |
+| dealer | 32..35 | 4 | dealer (relative seat) |
+| to_act | 36..39 | 4 | seat to act (zeros once the hand is over) |
+| phase | 40..44 | 5 | phase: bidding, calling, choosing_trump, playing, over |
+| bids | 45..72 | 28 | bids: relative seat × (pass, rufer, wenz, solo, wenz_tout, solo_tout, sie) |
+| contract | 73..78 | 6 | contract once fixed: rufer, wenz, solo, wenz_tout, solo_tout, sie |
+| declarer | 79..82 | 4 | declarer (highest bidder so far) |
+| trump | 83..87 | 5 | trumps: Obers, Unters and suit E, G, H, S; or Wenz (Unters only) |
+| called_suit | 88..91 | 4 | suit of the called ace: E, G, H, S (H is never called) |
+| partner | 92..95 | 4 | holder of the called ace, once this seat knows it (its own seat if it holds the ace) |
+| called_done | 96..96 | 1 | the first trick led in the called suit is complete (the called-ace rules are over) |
+| leader | 97..100 | 4 | leader of the trick in progress |
+| trick | 101..228 | 128 | trick in progress: relative seat × card it played |
+| played | 229..356 | 128 | completed tricks: relative seat × cards it played |
+| points | 357..360 | 4 | card points taken per seat / 120 |
+| tricks_won | 361..364 | 4 | tricks taken per seat / 8 |
 
 `observation_type="information_state"` (1453 entries, perfect recall) appends:
 
-| index | size | feature |
-|---|---|---|
-| 365 | 32 | the hand as dealt |
-| 397 | 1056 | completed trick t = 0..7 at 397 + 132 t: leader (4), then relative seat × card it played (128) |
+| block | indices | size | feature |
+|---|---|---|---|
+| dealt_hand | 365..396 | 32 | the hand as dealt |
+| trick_history | 397..1452 | 1056 | completed trick t = 0..7 at 397 + 132 t: leader (4), relative seat × card (128) |
 
 `observation_type="perfect"` (1581 entries) appends to the information state:
 
-| index | size | feature |
-|---|---|---|
-| 1453 | 128 | cards every seat holds: relative seat × card |
+| block | indices | size | feature |
+|---|---|---|---|
+| hands | 1453..1580 | 128 | cards every seat holds: relative seat × card |
+
+`kernel.observation_layout(params, obs_type)` lists these blocks (the kernel writes them in this order);
+`kernel.observation_size(params, obs_type)` their total.
 
 ## Action space
 

@@ -46,14 +46,12 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, TRICK_POWER, TRUMP
-from trick_core.bits import lowest_bit, nth_bit, nth_set_index, popcount, uniform_below
+from trick_core.bits import ONE, ZERO, lowest_bit, nth_bit, nth_set_index, popcount, uniform_below
 from trick_core.jit import inline_njit, njit
 
 WORTH_POINTS = 10
 """A trick the opponents are winning is taken over when it would bring at least this many card points."""
 
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
 OU_MASK = np.uint64(sum(1 << (s * 8 + r) for s in range(4) for r in (3, 4)))
 """Obers/Queens and Unters/Jacks: never discarded by the heuristic."""
 
@@ -120,10 +118,10 @@ def random_card_action(legal, base, rng):
 @njit
 def mask_bits(mask, start, count):
     """The entries ``mask[start:start + count]`` (count <= 64) as bits of a uint64."""
-    bits = _ZERO
+    bits = ZERO
     for i in range(count):
         if mask[start + i] != 0:
-            bits |= _ONE << np.uint64(i)
+            bits |= ONE << np.uint64(i)
     return bits
 
 
@@ -146,14 +144,14 @@ def _can_beat(kind, hand, best, led_card):
     led_suit = EFFECTIVE_SUIT[kind, led_card]
     suit_cards = EFFECTIVE_SUIT_MASK[kind, led_suit]
     allowed = hand & suit_cards
-    if allowed == _ZERO:
+    if allowed == ZERO:
         allowed = hand
     trumps = EFFECTIVE_SUIT_MASK[kind, TRUMP]
     if EFFECTIVE_SUIT[kind, best] == TRUMP:
         beaters = trumps & POWER_ABOVE[kind, best]
     else:
         beaters = trumps | (suit_cards & ~trumps & POWER_ABOVE[kind, best])
-    return (allowed & beaters) != _ZERO
+    return (allowed & beaters) != ZERO
 
 
 @inline_njit
@@ -173,9 +171,9 @@ def _cheapest(kind, cards):
     """The card of least ``CARD_COST`` (ties: the lower card), -1 for an empty set."""
     best = -1
     best_cost = 1 << 30
-    while cards != _ZERO:
+    while cards != ZERO:
         card = lowest_bit(cards)
-        cards &= cards - _ONE
+        cards &= cards - ONE
         cost = CARD_COST[kind, card]
         if cost < best_cost:
             best, best_cost = card, cost
@@ -187,9 +185,9 @@ def _most_points(kind, cards):
     """The card with most points (ties: the lower cost), -1 for an empty set."""
     best = -1
     best_key = -1
-    while cards != _ZERO:
+    while cards != ZERO:
         card = lowest_bit(cards)
-        cards &= cards - _ONE
+        cards &= cards - ONE
         key = POINTS_KEY[kind, card]
         if key > best_key:
             best, best_key = card, key
@@ -227,15 +225,15 @@ def choose_card(kind, legal, me, size, num_rest, num_others, tout, scratch):
             if card >= 0 and CARD_POINTS[card] > 0:
                 return card
         return _cheapest(kind, legal)
-    winners = _ZERO
+    winners = ZERO
     rest = legal
-    while rest != _ZERO:
+    while rest != ZERO:
         card = lowest_bit(rest)
-        rest &= rest - _ONE
+        rest &= rest - ONE
         if _beats(kind, card, best, led_suit):
             if num_rest == 0 or not _opponents_can_beat(kind, card, led_card, scratch, X_REST_SEATS, num_rest, my_team):
-                winners |= _ONE << np.uint64(card)
-    if winners != _ZERO:
+                winners |= ONE << np.uint64(card)
+    if winners != ZERO:
         card = _cheapest(kind, winners)
         if tout or num_rest == 0 or points + CARD_POINTS[card] >= WORTH_POINTS:
             return card
@@ -266,13 +264,13 @@ def _partners_behind_win(kind, best, led_card, scratch, num_rest, my_team):
 def _non_masters(kind, cards, my_team, num_others, scratch):
     """The cards of ``cards`` that some opponent could beat if they were led (the rest are kept to win
     tricks of their own)."""
-    kept = _ZERO
+    kept = ZERO
     rest = cards
-    while rest != _ZERO:
+    while rest != ZERO:
         card = lowest_bit(rest)
-        rest &= rest - _ONE
+        rest &= rest - ONE
         if _opponents_can_beat(kind, card, card, scratch, X_OTHERS, num_others, my_team):
-            kept |= _ONE << np.uint64(card)
+            kept |= ONE << np.uint64(card)
     return kept
 
 
@@ -287,44 +285,44 @@ def _team_of_position(scratch, position, size, me, num_others):
 
 @njit
 def _lead(kind, legal, my_team, num_others, scratch, trump_mask):
-    opponents_trumps = _ZERO
+    opponents_trumps = ZERO
     for i in range(num_others):
         seat = scratch[X_OTHERS + i]
         team = scratch[X_TEAM + seat]
         if team >= 0 and team != my_team:
             opponents_trumps |= np.uint64(scratch[X_HANDS + seat]) & trump_mask
     my_trumps = legal & trump_mask
-    if my_team == 1 and my_trumps != _ZERO and opponents_trumps != _ZERO:
+    if my_team == 1 and my_trumps != ZERO and opponents_trumps != ZERO:
         top = -1
         low = -1
         rest = my_trumps
-        while rest != _ZERO:
+        while rest != ZERO:
             card = lowest_bit(rest)
-            rest &= rest - _ONE
+            rest &= rest - ONE
             if top < 0 or TRICK_POWER[kind, card] > TRICK_POWER[kind, top]:
                 top = card
             if low < 0 or TRICK_POWER[kind, card] < TRICK_POWER[kind, low]:
                 low = card
         top_is_master = True
         rest = opponents_trumps
-        while rest != _ZERO:
+        while rest != ZERO:
             card = lowest_bit(rest)
-            rest &= rest - _ONE
+            rest &= rest - ONE
             if TRICK_POWER[kind, card] > TRICK_POWER[kind, top]:
                 top_is_master = False
         return top if top_is_master else low
     candidates = legal if my_team == 1 else legal & ~trump_mask
-    masters = _ZERO
+    masters = ZERO
     rest = candidates
-    while rest != _ZERO:
+    while rest != ZERO:
         card = lowest_bit(rest)
-        rest &= rest - _ONE
+        rest &= rest - ONE
         if not _opponents_can_beat(kind, card, card, scratch, X_OTHERS, num_others, my_team):
-            masters |= _ONE << np.uint64(card)
-    if masters != _ZERO:
+            masters |= ONE << np.uint64(card)
+    if masters != ZERO:
         return _most_points(kind, masters)
     plain = legal & ~trump_mask
-    if plain != _ZERO:
+    if plain != ZERO:
         return _cheapest(kind, plain)
     return _cheapest(kind, legal)
 
@@ -342,7 +340,7 @@ def strongest_trump(hand, allowed_suit_bits, hearts_bonus):
     best = -1
     best_key = -1e9
     for suit in range(4):
-        if (allowed_suit_bits >> np.uint64(suit)) & _ONE:
+        if (allowed_suit_bits >> np.uint64(suit)) & ONE:
             key = suit_game_strength(hand, suit) + (hearts_bonus if suit == 2 else 0.0)
             if key > best_key:
                 best, best_key = suit, key
@@ -369,9 +367,9 @@ def suit_game_strength(hand, kind):
     trumps = hand & trump_mask
     score = 0.0
     rest = trumps
-    while rest != _ZERO:
+    while rest != ZERO:
         card = lowest_bit(rest)
-        rest &= rest - _ONE
+        rest &= rest - ONE
         suit, rank = card // 8, card % 8
         if rank == 3:
             score += OBER_WEIGHT[suit]
@@ -384,14 +382,14 @@ def suit_game_strength(hand, kind):
         if suit == kind:
             continue
         held = hand & EFFECTIVE_SUIT_MASK[kind, suit]
-        if held == _ZERO:
+        if held == ZERO:
             score += 0.5 if num_trumps >= 4 else 0.0
             continue
-        if (held >> np.uint64(suit * 8)) & _ONE:
+        if (held >> np.uint64(suit * 8)) & ONE:
             score += 1.0
-            if (held >> np.uint64(suit * 8 + 1)) & _ONE:
+            if (held >> np.uint64(suit * 8 + 1)) & ONE:
                 score += 0.6
-        elif (held >> np.uint64(suit * 8 + 1)) & _ONE and popcount(held) == 1:
+        elif (held >> np.uint64(suit * 8 + 1)) & ONE and popcount(held) == 1:
             score -= 0.3
     return score
 

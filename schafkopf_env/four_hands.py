@@ -36,7 +36,7 @@ class FourHandsEnv(KernelEnv):
         params = k.make_params(**rules)
         config = {name: int(value) for name, value in rules.items()}
         super().__init__(k.NUM_SEATS, config, **options)
-        obs_size = k.OBS_SIZES[OBSERVATION_TYPES.index(self.observation_type)]
+        obs_size = k.observation_size(params, OBSERVATION_TYPES.index(self.observation_type))
         self._setup_kernel(params, obs_size, getattr(k, "OBS_HIGH", 1.0))
 
     def _parse_deal(self, options: dict) -> Deal:

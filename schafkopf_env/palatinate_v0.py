@@ -106,8 +106,8 @@ blocks, with indices for ``players=3, max_doublings=4``:
 | skat | 1464..1495 | 32 | ``perfect`` only: the two skat cards as dealt |
 
 ``trick_history`` holds every trick begun, the one in progress included (its leader and the cards played
-so far). ``schafkopf_env.palatinate.kernel.observation_blocks(players, max_doublings, obs_type)`` lists the blocks
-for any configuration (the kernel writes them in that order), ``observation_size(...)`` their total.
+so far). ``schafkopf_env.palatinate.kernel.observation_layout(params, obs_type)`` lists the blocks for any
+configuration (the kernel writes them in that order), ``observation_size(params, obs_type)`` their total.
 
 ## Action space
 
@@ -197,7 +197,7 @@ class PalatinateEnv(KernelEnv):
         config = {"players": int(players), "max_doublings": int(max_doublings)}
         super().__init__(int(players), config, **options)
         obs_type = OBSERVATION_TYPES.index(self.observation_type)
-        self._setup_kernel(params, kernel.observation_size(self.num_seats, int(max_doublings), obs_type))
+        self._setup_kernel(params, kernel.observation_size(params, obs_type))
 
     # ------------------------------------------------------------ deals
     # A deal is the kernel's deal-cards array: the ten cards of each active seat in increasing seat

@@ -48,8 +48,9 @@ from .checks import check_seed as check_seed  # re-exported: its home before tri
 from .env_options import OBSERVATION_TYPES as OBSERVATION_TYPES  # re-exported: their home before env_options
 from .env_options import EnvOptions, checked_env_options
 from .env_options import UnknownRenderModeError as UnknownRenderModeError
+from .registry import DEAL_KEYS
 
-DEAL_OPTION_KEYS = frozenset({"dealer", "hands", "skat", "stock", "record"})
+DEAL_OPTION_KEYS = frozenset({"dealer", "hands", "record", *DEAL_KEYS})  # DEAL_KEYS: the games' own (GameSpec)
 IGNORED_RESET_KEYS = frozenset({"options"})
 """PettingZoo's ``api_test`` calls ``reset(options={"options": 1})``; that key alone is tolerated."""
 

@@ -29,10 +29,10 @@ from .specialise import code_fingerprint, compile_copies, templates_of
 
 # OpenMP (numba's default threading layer here) spins idle worker threads by default. When the cores are
 # shared — with PyTorch's own threads in a training loop, or other processes — a spinning worker steals the
-# core its partner needs and a parallel step becomes several times slower than a serial one (measured on
-# the 2-core benchmark machine: 0.16 M instead of 1.2-1.5 M steps/s). Passive waiting costs a few
-# microseconds per parallel call on an idle machine. It must be set before OpenMP starts (at the first
-# parallel call); a value the user set is kept.
+# core its partner needs and a parallel step becomes several times slower than a serial one (measured:
+# docs/benchmarks.md, "Threads on a shared machine"). Passive waiting costs a few microseconds per parallel
+# call on an idle machine. It must be set before OpenMP starts (at the first parallel call); a value the
+# user set is kept.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 kernel = None

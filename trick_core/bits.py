@@ -142,6 +142,29 @@ def random_bit(rng, mask):
 
 
 @inline_njit
+def shuffle_pack(pack, at, num_cards, rng, modulo):
+    """Lay the cards ``0 .. num_cards - 1`` out at ``pack[at:]`` and shuffle them in place: Fisher-Yates from
+    the top down, each swap drawn with ``uniform_below_modulo`` if ``modulo`` (a constant at every call,
+    so the branch folds away), else with ``uniform_below`` (the module docstring says which path uses which).
+    The Schafkopf and Knüffeln kernels shuffle inside the state array (``pack`` is the state, ``at`` a
+    scratch field), so that dealing allocates nothing."""
+    for i in range(num_cards):
+        pack[at + i] = i
+    for i in range(num_cards - 1, 0, -1):
+        j = uniform_below_modulo(rng, i + 1) if modulo else uniform_below(rng, i + 1)
+        pack[at + i], pack[at + j] = pack[at + j], pack[at + i]
+
+
+@inline_njit
+def write_action_mask(bits, out, num_actions):
+    """Fill the int8 action mask ``out[:num_actions]`` from the legal actions held as the bits of one
+    ``uint64`` (bit ``a`` set: action ``a`` legal): the ``legal_action_mask`` of a game whose actions fit
+    one word (Bavarian, Asserufen)."""
+    for action in range(num_actions):
+        out[action] = (bits >> np.uint64(action)) & ONE
+
+
+@inline_njit
 def nth_set_index(mask, start, stop, n):
     """Index of the ``n``-th (0-based) non-zero entry of the array ``mask`` in ``[start, stop)``, counting
     from ``start``; -1 if there are fewer."""

@@ -15,6 +15,7 @@ with ``SCRATCH_SIZE`` and an inline ``choose_action(state, mask, scratch, rng, e
 | ``playout_values(state, actions, playouts, rng, out)`` | per candidate action, summed random playouts |
 | ``play_random_hands(params, num_hands, seed)`` | random whole hands; returns seat 0's summed units |
 | ``resample_hidden(state, seat, rng, out_state)`` | the cards hidden from ``seat`` redealt consistently |
+| ``hidden_constraints(state, seat)``, ``redeal_hidden(...)`` | the same in two steps: read once, redeal often |
 | ``search_outcomes(world, seat, actions, samples, playouts, rng, epsilon, out)`` | the PIMC search (below) |
 | ``policy_playout(state, rng, epsilon)`` | play to the end with the playout policy (``compiled_search``) |
 
@@ -30,7 +31,9 @@ against (an ``int64`` 2-D array; empty where a game needs nothing).
 ``world`` (``resample_hidden``), then for each candidate ``actions[i]`` apply it and play ``playouts``
 playouts to the end of the hand; ``out[sample, i, playout]`` receives ``seat``'s settlement, NaN where no
 consistent redeal was found or the action is not legal in it. The redeal depends only on what ``seat``
-knows, so the real table's hidden cards never reach the search.
+knows, so the real table's hidden cards never reach the search. The constraints and the kernel's context
+are read from ``world`` once (``hidden_constraints``), not once per redeal: they draw nothing, so the
+redeals are exactly those of ``samples`` calls of ``resample_hidden``, for less work.
 """
 
 from __future__ import annotations
@@ -123,25 +126,45 @@ def resample_hidden(state, seat, rng, out_state):
     """Write into ``out_state`` a world whose cards hidden from ``seat`` are redealt consistently with
     everything ``seat`` knows; True on success, False when no consistent deal was found (module
     docstring)."""
+    return redeal_hidden(state, seat, rng, out_state, hidden_constraints(state, seat))
+
+
+def hidden_constraints(state, seat):
+    """What ``redeal_hidden`` draws under, read once from ``state`` for ``seat``: ``(feasible, unseen cards
+    not forced, per holder the count of free cards, the cards it may take and those it must hold, the
+    kernel's resample context)``. Drawing no randomness, it can serve every redeal of one world (the
+    search's ``samples`` redeals read it once instead of once each)."""
     holders = kernel.MAX_HOLDERS
     counts = np.zeros(holders, dtype=np.int64)
     allowed = np.zeros(holders, dtype=np.uint64)
     forced = np.zeros(holders, dtype=np.uint64)
-    dealt = np.zeros(holders, dtype=np.uint64)
     unseen = kernel.hidden_card_constraints(state, seat, counts, allowed, forced)
     forced_all = np.uint64(0)
     for h in range(holders):
         forced_all |= forced[h]
     free_counts = np.zeros(holders, dtype=np.int64)
     free_allowed = np.zeros(holders, dtype=np.uint64)
+    feasible = True
     for h in range(holders):
         free_counts[h] = counts[h] - popcount(forced[h])
         if free_counts[h] < 0:
-            return False
+            feasible = False
         free_allowed[h] = allowed[h] & ~forced_all
     context = kernel.resample_context(state, seat)
+    return feasible, unseen & ~forced_all, free_counts, free_allowed, forced, context
+
+
+def redeal_hidden(state, seat, rng, out_state, constraints):
+    """``resample_hidden`` under constraints already read by ``hidden_constraints(state, seat)``. The kernel's
+    ``replay_sample`` may rewrite its context (Palatinate's discards), but only in full at every call, as
+    the attempts below already require, so one context serves any number of redeals."""
+    feasible, free_unseen, free_counts, free_allowed, forced, context = constraints
+    if not feasible:
+        return False
+    holders = kernel.MAX_HOLDERS
+    dealt = np.zeros(holders, dtype=np.uint64)
     for _attempt in range(kernel.RESAMPLE_ATTEMPTS):
-        if not deal_with_constraints(unseen & ~forced_all, free_counts, free_allowed, rng, dealt, kernel.DEAL_TRIES):
+        if not deal_with_constraints(free_unseen, free_counts, free_allowed, rng, dealt, kernel.DEAL_TRIES):
             continue
         for h in range(holders):
             dealt[h] |= forced[h]
@@ -156,8 +179,9 @@ def search_outcomes(world, seat, actions, samples, playouts, rng, epsilon, out):
     work = np.empty_like(world)
     mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
     units = np.zeros(kernel.MAX_SEATS, dtype=np.float64)
+    constraints = hidden_constraints(world, seat)
     for sample in range(samples):
-        if not resample_hidden(world, seat, rng, sampled):
+        if not redeal_hidden(world, seat, rng, sampled, constraints):
             out[sample, :, :] = np.nan
             continue
         kernel.legal_action_mask(sampled, mask)
@@ -184,7 +208,7 @@ def policy_playout(state, rng, epsilon):
 # --------------------------------------------------------------------------------------------- compilation
 
 DRIVERS = ("advance", "random_playout", "random_policy_playout", "playout_values", "play_random_hands",
-           "resample_hidden")
+           "resample_hidden", "hidden_constraints", "redeal_hidden")
 NO_REFCOUNT = frozenset({"advance", "random_playout", "random_policy_playout"})
 """Drivers that allocate nothing, compiled without reference counting (``trick_core.jit``)."""
 
@@ -201,8 +225,7 @@ def compiled(kernel_module: types.ModuleType) -> types.SimpleNamespace:
     tag = f"{game}__{code_fingerprint(kernel_module)}"
     base = compile_copies(templates_of(_this_module(), DRIVERS), {**globals(), "kernel": kernel_module}, tag,
                           _decorator)
-    namespace = {**globals(), "kernel": kernel_module, "resample_hidden": base.resample_hidden,
-                 "playout": base.random_policy_playout}
+    namespace = {**globals(), **vars(base), "kernel": kernel_module, "playout": base.random_policy_playout}
     search = compile_copies([search_outcomes], namespace, f"random__{tag}", _decorator)
     return types.SimpleNamespace(**vars(base), search_outcomes=search.search_outcomes)
 
@@ -213,8 +236,7 @@ def compiled_search(kernel_module: types.ModuleType, policy_module: types.Module
     base = compiled(kernel_module)
     policy_name = policy_module.__name__.replace(".", "_")
     tag = f"{kernel_module.GAME}__{policy_name}__{code_fingerprint(kernel_module, policy_module)}"
-    namespace = {**globals(), "kernel": kernel_module, "policy": policy_module,
-                 "resample_hidden": base.resample_hidden}
+    namespace = {**globals(), **vars(base), "kernel": kernel_module, "policy": policy_module}
     playouts = compile_copies([policy_playout], namespace, tag, _decorator)
     namespace["playout"] = playouts.policy_playout
     search = compile_copies([search_outcomes], namespace, f"policy__{tag}", _decorator)

@@ -48,12 +48,16 @@ from pathlib import Path
 
 import numba
 
+from .registry import FAMILY_PACKAGES
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-COMPILED_SOURCES = ("trick_core/**/*.py", "schafkopf_env/**/*.py", "knuffeln_env/**/*.py", "trick_gym/loops.py")
-"""Source files whose functions are compiled (or inlined into compiled functions), relative to the root."""
-UNCOMPILED_SUFFIXES = ("_v0.py", "reference.py")
-"""Files in those folders that never hold compiled code (the envs, the plain-Python references): editing
-them keeps the cache."""
+COMPILED_SOURCES = ("trick_core/**/*.py", *(f"{family}/**/*.py" for family in FAMILY_PACKAGES), "trick_gym/loops.py")
+"""Source files whose functions are compiled (or inlined into compiled functions), relative to the root: the
+toolkit, every game family of the registry (``trick_core.registry.FAMILY_PACKAGES``, so a new family is
+covered by registering it) and the one-seat vector env's loops."""
+UNCOMPILED_SUFFIXES = ("_v0.py", "reference.py", "spec.py")
+"""Files in those folders that never hold compiled code (the envs, the plain-Python references, the games'
+registry records): editing them keeps the cache."""
 
 
 def source_fingerprint(root: Path = PROJECT_ROOT) -> str:

@@ -2,9 +2,10 @@
 
 ``trick_core.aec.TrickTakingEnv`` owns the PettingZoo machinery; this subclass fills in every hook that
 only forwards to the kernel (``docs/architecture.md``: the kernel contract) and adds what every game
-offers on ``env.unwrapped``: ``kernel_state()``, ``resample_from_infostate(agent, rng)`` and
-``playout_values(actions, playouts, seed)``. A game's env module then keeps only what is its own: the
-docstring (its docs page), its parameters, parsing and writing its deals, ``state()`` and rendering.
+offers on ``env.unwrapped``: ``kernel_state()``, ``resample_from_infostate(agent, rng)``,
+``sampled_kernel_state(agent, rng)`` and ``playout_values(actions, playouts, seed)``. A game's env module
+then keeps only what is its own: the docstring (its docs page), its parameters, parsing and writing its
+deals, ``state()`` and rendering.
 
 A subclass sets ``kernel`` (the kernel module; its ``game_name``, PettingZoo name and fixed action names
 follow from it) and ``deck``, calls ``_setup_kernel(params, obs_size, obs_high)`` from its ``__init__``,
@@ -27,7 +28,8 @@ by the kernel), ``_random_deal(rng)``.
 **Sampled worlds** (``resample_from_infostate``) hold nothing their seat could not know: the kernel state is
 the resampled one, the action history is read back from it (so hidden actions name the sampled world's
 cards), every array is fresh, and the world's random generator is seeded from the caller's seed alone
-(never the real table's, which could re-create the real deal).
+(never the real table's, which could re-create the real deal). ``sampled_kernel_state`` gives such a
+world's kernel state alone, for a search that needs nothing else of it.
 """
 
 from __future__ import annotations
@@ -228,13 +230,27 @@ class KernelEnv(TrickTakingEnv):
         (``rng``: a ``numpy.random.Generator`` or an int seed). The world holds nothing else of the real
         table (module docstring). Raises ``RuntimeError`` in the (never observed) case that no consistent
         deal is found."""
+        sampled, seed = self._sampled_state(agent, rng, "resample_from_infostate")
+        return self._world_from_state(sampled, seed)
+
+    def sampled_kernel_state(self, agent: str, rng) -> np.ndarray:
+        """The kernel state of a world consistent with all ``agent`` knows: the array that
+        ``resample_from_infostate(agent, rng).kernel_state()`` gives for the same ``rng`` (which it draws
+        from alike), without building the env around it. What a search agent hands to compiled code, which
+        redeals it at once: the env copy cost a search more than the redeal. It depends only on what
+        ``agent``'s seat knows and on ``rng`` (the no-peeking tests compare it on twin tables)."""
+        return self._sampled_state(agent, rng, "sampled_kernel_state")[0]
+
+    def _sampled_state(self, agent: str, rng, caller: str) -> tuple[np.ndarray, int]:
+        """A fresh kernel state redealt for ``agent``'s seat and the seed it was drawn with (``rng``: a
+        generator, one draw, or an int seed); ``RuntimeError`` if no consistent deal is found."""
         seat = self._seat_of(agent)
-        self._require_reset("resample_from_infostate")
+        self._require_reset(caller)
         seed = seed_of(rng, self.game_name)
         sampled = np.empty_like(self._state)
         if not self._drivers.resample_hidden(self._state, seat, make_rng(seed), sampled):
             raise RuntimeError(f"{self.game_name}: found no deal consistent with what {agent} knows")
-        return self._world_from_state(sampled, seed)
+        return sampled, seed
 
     def _world_from_state(self, sampled: np.ndarray, seed: int) -> KernelEnv:
         """A copy of this env (its public containers: agents, rewards, terminations...) whose kernel

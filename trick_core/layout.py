@@ -13,6 +13,10 @@ field after another::
 Every game declares the fields of ``COMMON_FIELDS`` under these names (constants ``S_<NAME>``), so that
 the generic code (the env base, the drivers, the tests) reads the dealer, the seat to act, the hands and
 the action history of any game the same way; ``record_action`` appends to that history in every kernel.
+
+The observation vector is laid out by blocks: every kernel's ``observation_layout(params, obs_type)``
+lists ``(name, size)`` in the order ``observe`` writes them (the docs tables, the rules agents and the
+derived features find a block by its name: ``block_starts``).
 """
 
 from __future__ import annotations
@@ -71,6 +75,33 @@ class StateLayout:
             name: int(state[offset]) if size == 1 else [int(x) for x in state[offset : offset + size]]
             for name, (offset, size) in self.fields.items()
         }
+
+
+def block_starts(blocks) -> dict[str, int]:
+    """The start of each named block of an observation laid out as ``(name, size)`` blocks in order (the
+    form of every kernel's ``observation_layout``)."""
+    starts, at = {}, 0
+    for name, size in blocks:
+        starts[name] = at
+        at += size
+    return starts
+
+
+def fixed_observation_layout(blocks_by_type):
+    """``observation_layout(params, obs_type)`` and ``observation_size(params, obs_type)`` of a game whose
+    observation does not depend on its rule options: ``blocks_by_type[k]`` the ``(name, size)`` blocks
+    observation type ``k`` appends to the one before (Bavarian, Asserufen)."""
+
+    def observation_layout(params, obs_type: int) -> list[tuple[str, int]]:
+        """The observation vector as ``(name, size)`` blocks in the order ``observe`` writes them (the same
+        for every configuration)."""
+        return [block for blocks in blocks_by_type[: obs_type + 1] for block in blocks]
+
+    def observation_size(params, obs_type: int) -> int:
+        """Entries of the observation vector (the sum of ``observation_layout``)."""
+        return sum(size for _, size in observation_layout(params, obs_type))
+
+    return observation_layout, observation_size
 
 
 @inline_njit

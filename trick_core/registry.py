@@ -1,120 +1,53 @@
-"""The game registry: one record per game, read by the agents, the arena, the tournament, the batch envs,
-the benchmarks and the tests.
+"""The game registry: the games the project plays, read by the agents, the arena, the tournament, the batch
+envs, the browser, the benchmarks, the tests and the compile cache (``trick_core.jit``).
 
-Adding a game means one new package (its kernel, reference, heuristic playout policy and env module,
-``docs/architecture.md``: "adding a game") and one ``GameSpec`` below; adding a rule variant means its
-rules and tests and one entry in ``variants``. Modules are named, not imported, so that reading the
-registry stays cheap; ``GameSpec.env_module()``, ``kernel()`` and friends import on first use.
-
-| field | meaning |
-|---|---|
-| ``name`` | the game's name everywhere (``agents.make(name, game)``, the arena's ``--game``) |
-| ``env_module_name`` | the versioned PettingZoo env module (``env()``, ``raw_env()``) |
-| ``kernel_module_name`` | the compiled rules (the kernel contract of ``docs/architecture.md``) |
-| ``reference_module_name`` | the plain-Python rules the kernel is tested against |
-| ``policy_module_name`` | the heuristic playout policy of the ``pimc`` agent (``trick_core.drivers``) |
-| ``rules_agent`` | ``module:attr`` of the rule-based agent class |
-| ``batch_module_name`` | the module of the batched env (``BatchEnv``) |
-| ``variants`` | env configs covering every rule variant (the first is the default game) |
-| ``tournament_deals`` | deals per match of ``make run`` (about a minute per game on two cores) |
-| ``reward_scale`` | units per hand by which training divides returns (see ``GAME_SPECS``) |
+A game is named in one place, its ``GameSpec`` (``trick_core.game_spec``: what each field means), which
+its own package declares in ``<family>_env/<game>/spec.py``; the registry lists those packages
+(``GAME_PACKAGES``), one line per game. Adding a game means one new package (its kernel, reference,
+heuristic playout policy, spec and env module; ``docs/architecture.md``: "adding a game") and one line
+below; adding a rule variant means its rules and tests and one entry in its spec's ``variants``. The spec
+modules hold names and plain data, so reading the registry stays cheap; ``GameSpec.env_module()``,
+``kernel()`` and friends import on first use.
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from types import ModuleType
 
+from .game_spec import GameSpec
 
-@dataclass(frozen=True)
-class GameSpec:
-    """Everything the project knows about one game (module docstring)."""
-
-    name: str
-    env_module_name: str
-    kernel_module_name: str
-    reference_module_name: str
-    policy_module_name: str
-    rules_agent: str
-    batch_module_name: str
-    variants: tuple[dict, ...]
-    tournament_deals: int
-    reward_scale: float
-
-    def env_module(self) -> ModuleType:
-        return importlib.import_module(self.env_module_name)
-
-    def kernel(self) -> ModuleType:
-        return importlib.import_module(self.kernel_module_name)
-
-    def reference(self) -> ModuleType:
-        return importlib.import_module(self.reference_module_name)
-
-    def policy(self) -> ModuleType:
-        return importlib.import_module(self.policy_module_name)
-
-    def batch_module(self) -> ModuleType:
-        return importlib.import_module(self.batch_module_name)
-
-    def make_env(self, **config):
-        """The PettingZoo env (``env(**config)`` of the env module)."""
-        return self.env_module().env(**config)
-
-    def make_batch_env(self, num_envs: int, **options):
-        """The batched env of ``num_envs`` rows (``make(game, num_envs, **options)`` of the batch module)."""
-        return self.batch_module().make(self.name, num_envs, **options)
-
-    @property
-    def gym_id(self) -> str:
-        """The Gymnasium id ``import trick_gym`` registers for the game (``"Bavarian-v0"``)."""
-        return f"{self.name.capitalize()}-v0"
-
-
-def _game(name: str, family: str, variants: tuple[dict, ...], tournament_deals: int, reward_scale: float) -> GameSpec:
-    """The record of a game laid out as every game is (``docs/architecture.md``): package
-    ``<family>_env.<name>``, env module ``<family>_env.<name>_v0``, batch module ``<family>_env.batch``,
-    rules agent ``agents.rules.<name>:RulesAgent``."""
-    package = f"{family}_env.{name}"
-    return GameSpec(
-        name=name,
-        env_module_name=f"{package}_v0",
-        kernel_module_name=f"{package}.kernel",
-        reference_module_name=f"{package}.reference",
-        policy_module_name=f"{package}.heuristic",
-        rules_agent=f"agents.rules.{name}:RulesAgent",
-        batch_module_name=f"{family}_env.batch",
-        variants=variants,
-        tournament_deals=tournament_deals,
-        reward_scale=reward_scale,
-    )
-
-
-KNUFFELN_VARIANTS = (
-    {},
-    {"players": 5},
-    {"variant": "hattstedt"},
-    {"variant": "bernhard1924"},
-    {"variant": "gruenberg1938"},
-    {"talk": "lexicon"},
-    {"talk": "tokens:4"},
+GAME_PACKAGES = (
+    "schafkopf_env.bavarian",
+    "schafkopf_env.palatinate",
+    "schafkopf_env.asserufen",
+    "knuffeln_env.knuffeln",
 )
+"""The package of every game (each declares its ``spec.SPEC``), in the order of the games' tables: the
+browser's list, the benchmarks' tables (Bavarian first: its outside anchors are the closest), the
+tournament."""
 
-GAME_SPECS = (
-    _game("knuffeln", "knuffeln", KNUFFELN_VARIANTS, tournament_deals=600, reward_scale=8.0),
-    _game("bavarian", "schafkopf", ({},), tournament_deals=120, reward_scale=5.0),
-    _game("palatinate", "schafkopf", ({}, {"players": 4}), tournament_deals=120, reward_scale=5.0),
-    _game("asserufen", "schafkopf", ({}, {"max_doublings": 1}), tournament_deals=240, reward_scale=4.0),
-)
-"""Every game. ``reward_scale`` is about the spread (standard deviation) of a seat's settlement when the
-rule-based bots play each other (Knüffeln 7.7, Bavarian 5.6, Palatinate 4.3, Asserufen 3.5 over 300 hands),
-so that the targets of training are of order one in every game. Random play swings far wider (its doubled
-solos), hence a fixed scale rather than one measured on the learner's own early play."""
+FAMILY_PACKAGES = tuple(dict.fromkeys(package.partition(".")[0] for package in GAME_PACKAGES))
+"""The top-level packages holding the games (``schafkopf_env``): the compile-cache fingerprints cover them
+(``trick_core.jit``, ``trick_core.specialise``), and a game family missing there would run stale machine code."""
+
+
+def _declared_spec(package: str) -> GameSpec:
+    spec = importlib.import_module(f"{package}.spec").SPEC
+    if not isinstance(spec, GameSpec) or spec.package != package:
+        raise TypeError(f"{package}.spec.SPEC must be the GameSpec of package {package!r}, got {spec!r}")
+    return spec
+
+
+GAME_SPECS = tuple(_declared_spec(package) for package in GAME_PACKAGES)
+"""Every game's record."""
 
 GAMES: dict[str, GameSpec] = {spec.name: spec for spec in GAME_SPECS}
 GAME_NAMES = tuple(GAMES)
 VARIANTS: tuple[tuple[str, dict], ...] = tuple((spec.name, config) for spec in GAME_SPECS for config in spec.variants)
 """(game, env config) pairs covering every rule variant of every game."""
+DEAL_KEYS = tuple(dict.fromkeys(key for spec in GAME_SPECS for key in spec.deal_keys))
+"""Every game's reset options for cards dealt outside the hands (``GameSpec.deal_keys``)."""
 
 
 def game_spec(game: str) -> GameSpec:

@@ -12,11 +12,13 @@ An agent is called as ``agent.act(view, agent_name)`` with the contract of the p
 | ``view.unwrapped.legal_actions()``, ``legal_action_strings()`` | its legal actions (when it is to act) |
 | ``view.unwrapped.public_record()`` | the hand as its seat knows it: cards it did not see as ``turn:?`` ... |
 | ``view.unwrapped.resample_from_infostate(agent_name, rng)`` | a world consistent with what its seat knows |
+| ``view.unwrapped.sampled_kernel_state(agent_name, rng)`` | that world's kernel state alone (for compiled search) |
 | ``view.unwrapped.game_name``, ``config``, ``num_actions``, ``num_seats``, ``deck`` ... | the table's public settings |
 
 Everything else — ``state()``, ``kernel_state()``, ``game_record()``, ``clone()``, another seat's
-observation or resampling, private attributes, and the observation of a table built with
-``observation_type="perfect"`` (it holds every hand) — raises ``PermissionError`` naming what is allowed.
+observation, sampled world or sampled kernel state, private attributes, and the observation of a table
+built with ``observation_type="perfect"`` (it holds every hand) — raises ``PermissionError`` naming what
+is allowed.
 ``SeatView(env, agent, on_refusal=record)`` also calls ``record(agent, what)`` before each refusal, so that
 a test (``tests/agents/test_no_peeking_proxy.py``) sees every attempt, even one an agent catches and ignores.
 
@@ -106,6 +108,8 @@ class _TableView(_ReadOnlyView):
             "public_record": lambda: table.public_record(agent),
             "resample_from_infostate": lambda who, rng: table.resample_from_infostate(
                 _own(who, agent, "resample_from_infostate", refuse), rng),
+            "sampled_kernel_state": lambda who, rng: table.sampled_kernel_state(
+                _own(who, agent, "sampled_kernel_state", refuse), rng),
             "observe": _observer(table, agent, refuse),
         }
         object.__setattr__(self, "_access", _gatekeeper(table, agent, offered, PUBLIC_TABLE_ATTRIBUTES, refuse))
@@ -177,6 +181,6 @@ def _refusal(name: str, agent: str) -> str:
     return (
         f"{name!r} is not available through {agent}'s view of the table (it could show cards the seat "
         f"cannot see). Allowed: {allowed}; on .unwrapped: action_to_string, string_to_action, legal_actions, "
-        f"legal_action_strings, public_record, resample_from_infostate, "
+        f"legal_action_strings, public_record, resample_from_infostate, sampled_kernel_state, "
         + ", ".join(sorted(PUBLIC_TABLE_ATTRIBUTES))
     )

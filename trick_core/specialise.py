@@ -29,7 +29,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-_PROJECT_PACKAGES = ("trick_core", "schafkopf_env", "knuffeln_env")
+from .registry import FAMILY_PACKAGES
+
+_PROJECT_PACKAGES = ("trick_core", *FAMILY_PACKAGES)
+"""The packages whose code a kernel's fingerprint follows: the toolkit and every registered game family."""
 
 
 def _project_module_of(obj) -> types.ModuleType | None:

@@ -22,20 +22,37 @@ against the scoring code over its whole input range and against many played hand
 
 from __future__ import annotations
 
+from trick_core.game_spec import imported
+from trick_core.registry import game_spec
+
 from .games import check_game
 
 
 def worst_settlement(game: str, config: dict) -> float:
     """Minus the largest amount one seat can lose in one episode of ``game`` under ``config`` (the AEC
-    env's full config, every option present: ``OneSeatEnv.config``); see the module docstring."""
-    game = check_game(game)
-    if game == "bavarian":
-        return -float(_bavarian())
-    if game == "palatinate":
-        return -float(_palatinate(config["players"], config["max_doublings"]))
-    if game == "asserufen":
-        return -float(_asserufen(config["max_doublings"]))
-    return -float(_knuffeln(config["variant"], config["players"], config["match"]))
+    env's full config, every option present: ``OneSeatEnv.config``): the bound function its spec names
+    (``worst_loss``, below for the registered games); see the module docstring."""
+    path = game_spec(check_game(game)).worst_loss
+    if not path:
+        raise ValueError(f"{game}: its spec names no worst_loss, so the one-seat env has no default penalty for an "
+                         "illegal move; pass illegal_reward")
+    return -float(imported(path)(config))
+
+
+def bavarian_worst_loss(config: dict) -> int:
+    return _bavarian()
+
+
+def palatinate_worst_loss(config: dict) -> int:
+    return _palatinate(config["players"], config["max_doublings"])
+
+
+def asserufen_worst_loss(config: dict) -> int:
+    return _asserufen(config["max_doublings"])
+
+
+def knuffeln_worst_loss(config: dict) -> int:
+    return _knuffeln(config["variant"], config["players"], config["match"])
 
 
 def _bavarian() -> int:

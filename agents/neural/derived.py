@@ -20,8 +20,8 @@ Unters / Queens and Jacks) while bidding. The rule tables restate the rules page
 Knüffeln's; the trump orders of the Schafkopf rule cards); ``tests/neural/test_features.py`` checks them
 against the kernels' own on random positions.
 
-Observation offsets come from each env module's documented index table (``layout``), for the default
-``observation`` type of every variant.
+Observation offsets come from each kernel's ``observation_layout`` (its env's documented index table), by
+block name, for the ``observation`` type of the env's configuration.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import numpy as np
 from knuffeln_env.knuffeln.tables import ATTACK, DEFENCE, NUM_CARDS, NUM_RANKS, SUIT_RANK
 from knuffeln_env.knuffeln.tables import RANKING_OF_VARIANT as RANKING_OF_VARIANT_INDEX
 from knuffeln_env.knuffeln.tables import VARIANTS as KNUFFELN_VARIANTS
+from trick_core.layout import block_starts
 
 PARALLEL_MIN_ROWS = 512
 """A batch of at least this many rows is encoded on all of numba's threads (``numba.set_num_threads``)."""
@@ -96,44 +97,20 @@ class SchafkopfLayout:
     seen_elsewhere: tuple[int, ...] = ()  # other 32-card blocks of cards the seat knows are out (skat, discards)
 
 
-def block_offsets(blocks) -> dict[str, int]:
-    """The start of each named block of an observation laid out as ``(name, size, ...)`` blocks in order."""
-    offsets, start = {}, 0
-    for name, size, *_ in blocks:
-        offsets[name] = start
-        start += size
-    return offsets
-
-
 def schafkopf_layout(game: str, config: dict) -> SchafkopfLayout:
-    """The blocks the features read, by name from the game's observation layout (its docs page's table)."""
-    if game == "bavarian":
-        from schafkopf_env.bavarian import layout
+    """The blocks the features read, by name from the game's ``kernel.observation_layout`` for ``config``
+    (its docs page's table): the same block names in every Schafkopf game, the skat taken and the discards
+    where the game has them."""
+    from trick_core.registry import kernel_module
 
-        return SchafkopfLayout(
-            seats=layout.NUM_SEATS, hand=layout.OBS_HAND, trump=layout.OBS_TRUMP, trump_size=layout.NUM_SUITS + 1,
-            leader=layout.OBS_TRICK_LEADER, trick=layout.OBS_TRICK, played=layout.OBS_PLAYED,
-        )
-    if game == "asserufen":
-        from schafkopf_env.asserufen import layout
-
-        at = block_offsets(layout.OBSERVATION_SEGMENTS)
-        return SchafkopfLayout(
-            seats=layout.NUM_SEATS, hand=at["own hand (card one-hot)"], trump=at["trump suit: C S H D"],
-            trump_size=4, leader=at["leader of the current trick (relative seat)"],
-            trick=at["current trick: card played by each relative seat (4 x 32)"],
-            played=at["cards played so far by each relative seat (4 x 32)"],
-        )
-    if game == "palatinate":
-        from schafkopf_env.palatinate import layout
-
-        players, doublings = int(config.get("players", 3)), int(config.get("max_doublings", 4))
-        at = block_offsets(layout.observation_blocks(players, doublings, layout.OBS_TYPE_OBSERVATION))
-        return SchafkopfLayout(
-            seats=players, hand=at["hand"], trump=at["trump"], trump_size=4, leader=at["leader"],
-            trick=at["trick"], played=at["played"], seen_elsewhere=(at["skat_taken"], at["discards"]),
-        )
-    raise ValueError(f"no Schafkopf layout for {game!r}")
+    kernel = kernel_module(game)
+    blocks = kernel.observation_layout(kernel.make_params(**config), 0)
+    at, sizes = block_starts(blocks), dict(blocks)
+    return SchafkopfLayout(
+        seats=sizes["dealer"], hand=at["hand"], trump=at["trump"], trump_size=sizes["trump"], leader=at["leader"],
+        trick=at["trick"], played=at["played"],
+        seen_elsewhere=tuple(at[name] for name in ("skat_taken", "discards") if name in at),
+    )
 
 
 def _one_hot(index: np.ndarray, valid: np.ndarray, size: int) -> np.ndarray:
@@ -236,21 +213,23 @@ class KnuffelnLayout:
     leader: int
 
 
-def knuffeln_layout(config: dict) -> KnuffelnLayout:
-    """The blocks the features read, by name from ``knuffeln_env.knuffeln_v0``'s observation table for
-    ``config`` (the cards a seat sees elsewhere: the five card blocks that follow its hand)."""
+KNUFFELN_SEEN_BLOCKS = ("turned", "face_up", "stock_shown_to_all", "stock_known", "out_of_play")
+"""The card blocks of a Knüffeln observation that show cards out of the hidden hands."""
+
+
+def knuffeln_layout(game: str, config: dict) -> KnuffelnLayout:
+    """The blocks the features read, by name from the kernel's ``observation_layout`` for ``config`` (the
+    cards a seat sees elsewhere: ``KNUFFELN_SEEN_BLOCKS``)."""
     from knuffeln_env.knuffeln import kernel
 
     params = kernel.make_params(**{key: value for key, value in config.items() if key != "match"})  # env-only
     blocks = kernel.observation_layout(params, 0)
-    at = block_offsets(blocks)
-    names = [name for name, _size in blocks]
-    after_hand = names[names.index("my hand") + 1 : names.index("my hand") + 6]
+    at = block_starts(blocks)
     return KnuffelnLayout(
         seats=int(config.get("players", 4)), ranking=RANKING_OF_VARIANT[config.get("variant", "bohmstedt")],
-        team=at["my team (relative seats)"], chosen=at["first chosen suit"], hand=at["my hand"],
-        seen_blocks=tuple(at[name] for name in after_hand), played=at["played face up, per relative seat"],
-        trick=at["current trick, per relative seat"], leader=at["current trick leader"],
+        team=at["team"], chosen=at["first_suit"], hand=at["hand"],
+        seen_blocks=tuple(at[name] for name in KNUFFELN_SEEN_BLOCKS), played=at["played"], trick=at["trick"],
+        leader=at["leader"],
     )
 
 
@@ -319,6 +298,18 @@ def knuffeln_features(observation: np.ndarray, layout: KnuffelnLayout) -> np.nda
 # ---------------------------------------------------------------------------------------------- entry point
 
 
+def features_layout(game: str, config: dict) -> SchafkopfLayout | KnuffelnLayout:
+    """The blocks ``game``'s derived features read under ``config``: ``layout(game, config)`` of the function its
+    spec names (``features``: ``schafkopf_layout``, ``knuffeln_layout``); ``ValueError`` for a game without."""
+    from trick_core.game_spec import imported
+    from trick_core.registry import game_spec
+
+    path = game_spec(game).features
+    if not path:
+        raise ValueError(f"{game} has no derived features (its spec names no 'features'); use the feature set 'none'")
+    return imported(path)(game, config)
+
+
 class FeatureEncoder:
     """``encoder(observation) -> (N, obs_size + size)``: the observation with the derived features of
     ``name`` appended (``"none"``: unchanged).
@@ -333,7 +324,7 @@ class FeatureEncoder:
         self.game, self.config, self.name = game, dict(config), name
         self._layout = None
         if name == "cards":
-            self._layout = knuffeln_layout(config) if game == "knuffeln" else schafkopf_layout(game, config)
+            self._layout = features_layout(game, config)
         self.size = self.derived(np.zeros((1, self._min_obs_size()), dtype=np.float32)).shape[1]
         self._compiled = None if self._layout is None else self._compiled_call()
 
@@ -350,7 +341,7 @@ class FeatureEncoder:
         from . import compiled_features
 
         layout = self._layout
-        if self.game == "knuffeln":
+        if isinstance(layout, KnuffelnLayout):
             bound = (layout.seats, layout.ranking, layout.team, layout.chosen, layout.hand,
                      np.array(layout.seen_blocks, dtype=np.int64), layout.played, layout.trick, layout.leader,
                      KNUFFELN_CARDS, KNUFFELN_RANKS, np.ascontiguousarray(ATTACK, dtype=np.int64),
@@ -367,7 +358,7 @@ class FeatureEncoder:
         """The derived features alone, in numpy (the reference definition)."""
         if self._layout is None:
             return np.zeros((observation.shape[0], 0), dtype=np.float32)
-        if self.game == "knuffeln":
+        if isinstance(self._layout, KnuffelnLayout):
             return knuffeln_features(observation, self._layout)
         return schafkopf_features(observation, self._layout)
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..seatings import PARTNERSHIP, seatings_for
+
 
 def make_batch_env(game: str, num_envs: int, seed: int | None = None, num_threads: int | None = 1, **config):
     """The compiled batch env of ``game`` with the env options ``config`` (the registry's
@@ -198,8 +200,9 @@ def _credit(seats, terminated, rewards, values, gae_lambda):
 
 class SeatMixer:
     """Which seats the learner plays in each row, redrawn whenever a row's hand ends: with probability
-    ``opponent_fraction`` a row is an opponent row (the learner holds one team in four-player Knüffeln, a
-    random half of the seats otherwise; a frozen past network plays the rest), else the learner plays
+    ``opponent_fraction`` a row is an opponent row (the learner holds one team where the game's seatings
+    are fixed partnerships, ``agents.seatings.PARTNERSHIP``, as in four-player Knüffeln; a random half of the
+    seats otherwise; a frozen past network plays the rest), else the learner plays
     every seat (self-play). It starts with the learner in every seat; call ``redraw`` for every row once
     the env is reset."""
 
@@ -211,6 +214,8 @@ class SeatMixer:
         self.opponent_fraction = opponent_fraction
         self.rng = rng
         self.learner_seats = np.ones((num_envs, num_seats), dtype=bool)
+        scheme, seatings = seatings_for(game, num_seats, dealer=0)
+        self._teams = seatings if scheme == PARTNERSHIP else None
 
     def redraw(self, rows: np.ndarray) -> None:
         """New seatings for the rows flagged in ``rows`` (bool ``(N,)``: their hands just ended)."""
@@ -226,8 +231,8 @@ class SeatMixer:
 
     def _mixed_seating(self) -> np.ndarray:
         seating = np.zeros(self.num_seats, dtype=bool)
-        if self.game == "knuffeln" and self.num_seats == 4:
-            seating[int(self.rng.integers(2)) :: 2] = True
+        if self._teams is not None:  # the learner holds one whole team (the seatings' own scheme)
+            seating[:] = np.array(self._teams[int(self.rng.integers(len(self._teams)))]) == 0
             return seating
         count = self.num_seats // 2 if self.num_seats % 2 == 0 else int(self.rng.integers(1, self.num_seats))
         seating[self.rng.choice(self.num_seats, size=count, replace=False)] = True

@@ -1,7 +1,7 @@
 """Rule-based player of Asserufen, Palatinate Schafkopf for four (``agents.make("rules", "asserufen")``).
 
 It reads only its own observation (``schafkopf_env.asserufen_v0``; the segments of
-``schafkopf_env.asserufen.layout.OBSERVATION_SEGMENTS``) and the action mask:
+``schafkopf_env.asserufen.kernel.observation_layout``) and the action mask:
 
 - **Bidding** (one pass in seat order): a Du only with a hand that takes every trick whatever the others
   hold; a Heart Solo / Solo with at least five trumps and strength ``solo``, hearts preferred (worth a
@@ -56,40 +56,11 @@ DU_CONTRACTS = ("solo_du", "heart_solo_du")
 CONTRACTS = K.CONTRACT_NAMES[1:]  # ace_call solo heart_solo solo_du heart_solo_du (the observation order)
 NON_HEART_ACES = sum(1 << (s * 8 + RANK_A) for s in SOLO_SUITS)
 
-# The observation segments this player reads, by the start of their description in the kernel.
-_SEGMENTS = {
-    "hand": "own hand",
-    "dealer": "dealer",
-    "phase": "phase",
-    "contract": "contract",
-    "declarer": "declarer",
-    "trump": "trump suit",
-    "called_card": "called card",
-    "partner": "partner (relative seat)",
-    "called_rules": "called-suit rules over",
-    "leader": "leader of the current trick",
-    "trick": "current trick",
-    "played": "cards played so far",
-}
-
-
-def _reader() -> BlockReader:
-    offsets, offset = {}, 0
-    for description, size in K.OBSERVATION_SEGMENTS:
-        offsets[description] = (offset, size)
-        offset += size
-    blocks = []
-    for name, prefix in _SEGMENTS.items():
-        matches = [d for d in offsets if d.startswith(prefix)]
-        if len(matches) != 1:
-            raise RuntimeError(
-                f"asserufen observation: expected one segment starting {prefix!r}, found {matches}"
-            )
-        blocks.append((name, *offsets[matches[0]]))
-    return BlockReader(blocks)
-
-
-_READER = _reader()
+_READER = BlockReader.of_layout(
+    K.observation_layout(K.make_params(), K.OBS_TYPE_OBSERVATION),
+    ("hand", "dealer", "phase", "contract", "declarer", "trump", "called_card", "partner", "called_rules", "leader",
+     "trick", "played"),
+)
 
 
 @dataclass

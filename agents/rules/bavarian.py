@@ -1,7 +1,7 @@
 """Rule-based player of Bavarian Schafkopf (``agents.make("rules", "bavarian")``).
 
-It reads only its own observation (``schafkopf_env.bavarian_v0``, offsets ``schafkopf_env.bavarian.layout.OBS_*``) and
-the action mask, and plays like a careful club player:
+It reads only its own observation (``schafkopf_env.bavarian_v0``, its blocks by name from
+``schafkopf_env.bavarian.kernel.observation_layout``) and the action mask, and plays like a careful club player:
 
 - **Bidding**, from hand strength (``agents.rules.schafkopf_strength``): ``sie`` whenever it is legal (all
   Obers and Unters); a Tout only with a hand that takes every trick whatever the others hold (top trumps
@@ -44,7 +44,7 @@ from .schafkopf_common import (
 from .schafkopf_strength import best_call, suit_game_strength, wenz_strength, wins_every_trick
 
 NUM_SEATS = 4
-CONTRACTS = K.CONTRACT_NAMES[1:]  # rufer wenz solo wenz_tout solo_tout sie (the OBS_CONTRACT order)
+CONTRACTS = K.CONTRACT_NAMES[1:]  # rufer wenz solo wenz_tout solo_tout sie (the order of the contract block)
 TOUTS = ("wenz_tout", "solo_tout")
 
 
@@ -57,21 +57,10 @@ class BavarianThresholds(AceCallLimits, SoloLimits):
     solo: float = 11.5
 
 
-_READER = BlockReader(
-    [
-        ("hand", K.OBS_HAND, 32),
-        ("dealer", K.OBS_DEALER, NUM_SEATS),
-        ("phase", K.OBS_PHASE, K.NUM_PHASES),
-        ("contract", K.OBS_CONTRACT, len(CONTRACTS)),
-        ("declarer", K.OBS_DECLARER, NUM_SEATS),
-        ("trump", K.OBS_TRUMP, 5),
-        ("called_suit", K.OBS_CALLED_SUIT, 4),
-        ("partner", K.OBS_PARTNER, NUM_SEATS),
-        ("called_done", K.OBS_CALLED_DONE, 1),
-        ("leader", K.OBS_TRICK_LEADER, NUM_SEATS),
-        ("trick", K.OBS_TRICK, NUM_SEATS * 32),
-        ("played", K.OBS_PLAYED, NUM_SEATS * 32),
-    ]
+_READER = BlockReader.of_layout(
+    K.observation_layout(K.make_params(), K.OBS_TYPE_OBSERVATION),
+    ("hand", "dealer", "phase", "contract", "declarer", "trump", "called_suit", "partner", "called_done", "leader",
+     "trick", "played"),
 )
 
 

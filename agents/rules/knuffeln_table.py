@@ -16,17 +16,16 @@ from .knuffeln_cards import ALL_CARDS
 from .knuffeln_phrases import PHRASE_OF_TOKEN
 
 _SECTIONS = (
-    ("dealer", "dealer"), ("team", "my team"), ("active", "active seats"), ("phase", "phase"),
-    ("to_act", "to act"), ("first_suit", "first chosen suit"), ("second_suit", "second chosen suit"),
-    ("hand", "my hand"), ("turned", "cards turned"), ("face_up", "cards face up"),
-    ("shown_stock", "stock cards shown"), ("known_stock", "face-down stock cards I know"),
-    ("out", "out of play"), ("received", "received by exchange"), ("given", "given by exchange"),
-    ("dealer_choice", "dealer choice"), ("ole_offer", "Ole on offer"), ("played", "played face up"),
-    ("trick", "current trick,"), ("leader", "current trick leader"), ("awaiting", "face-down lead awaiting"),
-    ("my_face_down", "my face-down card"), ("counters", "counters"), ("flags", "Jann pending"),
+    ("dealer", "dealer"), ("team", "team"), ("active", "active"), ("phase", "phase"), ("to_act", "to_act"),
+    ("first_suit", "first_suit"), ("second_suit", "second_suit"), ("hand", "hand"), ("turned", "turned"),
+    ("face_up", "face_up"), ("shown_stock", "stock_shown_to_all"), ("known_stock", "stock_known"),
+    ("out", "out_of_play"), ("received", "received"), ("given", "given"), ("dealer_choice", "dealer_choice"),
+    ("ole_offer", "ole_on_offer"), ("played", "played"), ("trick", "trick"), ("leader", "leader"),
+    ("awaiting", "awaiting_answer"), ("my_face_down", "my_face_down"), ("counters", "counters"), ("flags", "flags"),
     ("result", "result"), ("talk", "talk"),
 )
-"""Observation sections the agent reads, by the name prefix of ``kernel.observation_layout``."""
+"""Observation blocks the agent reads: its name of each, and the block's name in ``kernel.observation_layout``."""
+_KEY_OF_BLOCK = {block: key for key, block in _SECTIONS}
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ def observation_layout(variant: str, players: int, talk: str) -> Layout:
     params = K.make_params(variant, players, talk)
     offsets, starts, keys, position = {}, [], [], 0
     for name, size in K.observation_layout(params, K.OBS_OBSERVATION):
-        key = next((k for k, prefix in _SECTIONS if name.startswith(prefix) and k not in offsets), None)
+        key = _KEY_OF_BLOCK.get(name)
         if key is not None:
             offsets[key] = (position, size)
         starts.append(position)

@@ -2,7 +2,7 @@
 (``agents.make("rules", "palatinate")``, also with ``players=4``).
 
 It reads only its own observation (``schafkopf_env.palatinate_v0``; the blocks of
-``schafkopf_env.palatinate.kernel.observation_blocks``) and the action mask:
+``schafkopf_env.palatinate.kernel.observation_layout``) and the action mask:
 
 - **Round one** (solo kinds): a Du (``heart_solo_du`` / ``solo_du``) only with a hand that takes every
   trick whatever the others and the skat hold; a Heart Solo or Solo with at least ``solo_min_trumps``
@@ -99,11 +99,8 @@ _READERS: dict[tuple[int, int], BlockReader] = {}
 def _reader(players: int, max_doublings: int) -> BlockReader:
     key = (players, max_doublings)
     if key not in _READERS:
-        blocks, offset = [], 0
-        for name, size, _ in K.observation_blocks(players, max_doublings, K.OBS_TYPE_OBSERVATION):
-            blocks.append((name, offset, size))
-            offset += size
-        _READERS[key] = BlockReader(blocks)
+        params = K.make_params(players=players, max_doublings=max_doublings)
+        _READERS[key] = BlockReader.of_layout(K.observation_layout(params, K.OBS_TYPE_OBSERVATION))
     return _READERS[key]
 
 

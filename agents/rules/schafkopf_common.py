@@ -26,6 +26,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from trick_core.layout import block_starts
+
 from ..base import Agent, legal_actions
 from .schafkopf_card_play import PlayView, choose_card, relations
 from .schafkopf_cards import FULL_MASK, NUM_CARDS, TRUMP_MASK, first_or_none, mask_of, pick_best, popcount
@@ -44,6 +46,17 @@ class BlockReader:
         self.starts = np.array([offset for _, offset, _ in self.blocks], dtype=np.int64)
         self.sizes = np.array([size for _, _, size in self.blocks], dtype=np.int64)
         self.end = int(max(offset + size for _, offset, size in self.blocks))
+
+    @classmethod
+    def of_layout(cls, layout, names=None) -> BlockReader:
+        """A reader of the blocks ``names`` (default: all) of a kernel's ``observation_layout(params,
+        obs_type)`` (``(name, size)`` blocks in order); ``ValueError`` naming a block it does not have."""
+        starts, sizes = block_starts(layout), dict(layout)
+        names = list(sizes) if names is None else list(names)
+        missing = [name for name in names if name not in starts]
+        if missing:
+            raise ValueError(f"the observation layout has no block {missing} (it has {list(sizes)})")
+        return cls([(name, starts[name], sizes[name]) for name in names])
 
     def read(self, observation) -> dict:
         out = {name: [] for name in self.names}

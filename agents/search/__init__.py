@@ -17,23 +17,19 @@ game and playout policy, ``outcomes.solver_function`` the exact solver of a game
 
 from __future__ import annotations
 
+from trick_core.registry import game_spec
+
 from .ismcts import ISMCTSAgent
 from .knuffeln import KnuffelnPIMCAgent
 from .pimc import HeuristicPIMCAgent
 from .pimc_random import NestedPIMCAgent, PIMCAgent
 
-__all__ = ["GAME_DEFAULTS", "HeuristicPIMCAgent", "ISMCTSAgent", "KnuffelnPIMCAgent", "NestedPIMCAgent", "PIMCAgent",
-           "make_pimc"]
-
-GAME_DEFAULTS = {
-    "palatinate": {"cautious": False},
-}
-"""Per-game defaults of ``make_pimc`` (``pimc``'s docstring says why); Knüffeln's agent has its own."""
+__all__ = ["HeuristicPIMCAgent", "ISMCTSAgent", "KnuffelnPIMCAgent", "NestedPIMCAgent", "PIMCAgent", "make_pimc"]
 
 
 def make_pimc(game: str, **kwargs) -> HeuristicPIMCAgent:
-    """The built-in ``pimc`` of ``game`` (``agents.make("pimc", game, **kwargs)``): Knüffeln's search agent,
-    or the heuristic-playout agent with ``GAME_DEFAULTS`` filling in what ``kwargs`` leaves out."""
-    if game == "knuffeln":
-        return KnuffelnPIMCAgent(game, **kwargs)
-    return HeuristicPIMCAgent(game, **{**GAME_DEFAULTS.get(game, {}), **kwargs})
+    """The built-in ``pimc`` of ``game`` (``agents.make("pimc", game, **kwargs)``): the class the game's spec
+    names for it (``agent_classes``; Knüffeln's search agent), else the heuristic-playout agent, with the
+    spec's ``agent_defaults`` filling in what ``kwargs`` leaves out (``pimc``'s docstring says why)."""
+    spec = game_spec(game)
+    return spec.agent_class("pimc", HeuristicPIMCAgent)(game, **{**spec.agent_options("pimc"), **kwargs})

@@ -6,7 +6,7 @@ decision at hand (``agents.make("ismcts", game, iterations=...)``; on the arena'
 ``"ismcts[iterations=500]"``). Each iteration:
 
 1. **determinize**: redeal the cards hidden from the seat, consistently with all it knows (the kernel's
-   ``resample_hidden`` of ``trick_core.drivers``, from a world of ``resample_from_infostate``, so no
+   ``resample_hidden`` of ``trick_core.drivers``, from a world of ``sampled_kernel_state``, so no
    hidden card of the real table reaches the search);
 2. **select**: from the root, while the node's actions legal *in this world* all have children (below
    the root: while the node has at least ``1 + widening * sqrt(visits)`` of them), pick among those
@@ -37,7 +37,7 @@ Departures from the paper, each for a measured or stated reason:
   UCB (in SO-ISMCTS they search in the searcher's tree, so they play as if they knew its hand); the
   default ``"search"`` is the plain algorithm.
 
-Everything but one ``resample_from_infostate`` per decision runs in one compiled function
+Everything but one ``sampled_kernel_state`` per decision runs in one compiled function
 (``ismcts_search``, a template compiled per game with its kernel, ``resample_hidden`` and playout policy
 by ``trick_core.specialise``, like the drivers), with the tree in arrays preallocated for
 ``iterations + 1`` nodes: one node is added per iteration, children are linked lists (first child, next
@@ -79,10 +79,9 @@ from ..base import (
     positive_int,
     probability,
     seat_of,
+    talk_actions,
 )
-from .knuffeln import DEFAULT_EPSILON as KNUFFELN_EPSILON
 from .pimc import DEFAULT_EPSILON
-from .pimc_random import action_family
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 1.0
@@ -93,8 +92,6 @@ OTHERS = ("policy", "search")
 DEFAULT_OTHERS = "search"
 BID_ITERATIONS_FACTOR = 4
 """``bid_iterations`` defaults to this many times ``iterations`` (as ``pimc``'s ``bid_samples``)."""
-GAME_EPSILON = {"knuffeln": KNUFFELN_EPSILON}
-"""Per-game playout ``epsilon`` (``pimc``'s defaults); other games take ``DEFAULT_EPSILON``."""
 SILENT = "silent"
 
 kernel = None
@@ -275,8 +272,9 @@ class ISMCTSAgent(ActionValueAgent):
         if others not in OTHERS:
             raise ValueError(f"others must be one of {list(OTHERS)}, got {others!r}")
         self.others = others
-        self.epsilon = probability(GAME_EPSILON.get(self.game, DEFAULT_EPSILON) if epsilon is None else epsilon,
-                                    "epsilon")
+        if epsilon is None:  # the game's own playout epsilon (its spec's agent_defaults; pimc's), else pimc's
+            epsilon = game_spec(self.game).agent_options("ismcts").get("epsilon", DEFAULT_EPSILON)
+        self.epsilon = probability(epsilon, "epsilon")
         self.searches = 0
         self.search_seconds = 0.0
         self.failed_redeals = 0
@@ -297,7 +295,7 @@ class ISMCTSAgent(ActionValueAgent):
         start = time.perf_counter()
         if legal is None:
             legal = legal_actions(env, agent)
-        world = env.unwrapped.resample_from_infostate(agent, self.rng)
+        world = env.unwrapped.sampled_kernel_state(agent, self.rng)
         allowed = np.zeros(self.max_actions, dtype=np.int8)
         talk = talk_actions(env)
         allowed[: talk.size] = ~talk | actions_named(env, SILENT, SILENT.__eq__)
@@ -305,7 +303,7 @@ class ISMCTSAgent(ActionValueAgent):
         rng = make_rng(int(self.rng.integers(2**63)))
         iterations = self.iterations if card_actions(env)[legal].any() else self.bid_iterations
         search = compiled_ismcts(self.game)
-        self.failed_redeals += search(world.kernel_state(), seat_of(env, agent), allowed, iterations,
+        self.failed_redeals += search(world, seat_of(env, agent), allowed, iterations,
                                       self.exploration, self.widening, self.others == "policy", rng, self.epsilon,
                                       root_visits)
         self.searches += 1
@@ -323,11 +321,6 @@ class ISMCTSAgent(ActionValueAgent):
         return (f"ISMCTSAgent(game={self.game!r}, iterations={self.iterations}, exploration={self.exploration}, "
                 f"widening={self.widening}, others={self.others!r}, epsilon={self.epsilon}, "
                 f"bid_iterations={self.bid_iterations})")
-
-
-def talk_actions(env) -> np.ndarray:
-    """Which action indices of ``env`` are talk (Knüffeln's talk variants; none elsewhere)."""
-    return actions_named(env, "talk", lambda name: action_family(name, False) == "talk")
 
 
 def non_negative(value, what: str) -> float:

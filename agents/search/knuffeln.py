@@ -1,13 +1,14 @@
 """Knüffeln's ``pimc``: determinized search in one compiled loop, with turning (drehen) searched sensibly.
 
-The generic ``pimc`` (``agents.search.pimc``) asks the env for every sampled world, which costs a
-Python ``clone()`` per world (90% of its time in Knüffeln), and it never leads face down. This agent:
+The search is ``pimc``'s (``agents.search.pimc``); what its playouts cannot value, leading face down and
+answering a card led face down, this agent adds. It:
 
-- draws one world with ``env.unwrapped.resample_from_infostate`` and hands its kernel state to
+- draws one world's kernel state with ``env.unwrapped.sampled_kernel_state`` and hands it to
   ``agents.search.outcomes``, which redeals the cards hidden from the seat ``samples`` times
   and plays ``playouts_per_sample`` heuristic playouts after each candidate action, all in compiled code.
   The redeal depends only on what the seat knows (the world agrees with the real table there), so the
-  agent never sees a hidden card, and ten times as many worlds cost what the generic agent's few did.
+  agent never sees a hidden card; worlds drawn so are far cheaper than one Python ``clone()`` each
+  (``docs/results.md``, "How pimc came to beat rules").
 - picks the face-up card (or ``stop``, or an exchange...) with the best mean settlement;
 - **turns** that card (leads it face down) when its team's chance of winning the hand, the share of
   playouts its team wins after that card, reaches ``turn_threshold``, except while a Jann is still
@@ -44,32 +45,17 @@ DEFAULT_TURN_THRESHOLD = 0.6
 DEFAULT_TURN_LIKELIHOOD = 0.5
 
 
-class KnuffelnPIMCAgent(HeuristicPIMCAgent):
-    """Compiled determinized search for Knüffeln (see the module docstring)."""
+class KnuffelnTurning:
+    """The Knüffeln decision of this module's docstring (the best face-up action, turned or not; turns
+    answered; talk silent) over any search: a mixin for an agent with ``search(env, agent, candidates)``
+    (settlements per world and candidate) and ``turn_threshold``, ``turn_likelihood``; ``card_values``
+    ranks the candidates (here the mean over the worlds). ``pimc_dd``'s Knüffeln agent shares it."""
 
-    name = "pimc"
+    GAME = K.GAME
+    """The game whose kernel these agents read (``knuffeln_env.knuffeln``)."""
 
-    def __init__(
-        self,
-        game: str = "knuffeln",
-        samples: int = DEFAULT_SAMPLES,
-        playouts_per_sample: int = DEFAULT_PLAYOUTS_PER_SAMPLE,
-        epsilon: float = DEFAULT_EPSILON,
-        turn_threshold: float = DEFAULT_TURN_THRESHOLD,
-        turn_likelihood: float = DEFAULT_TURN_LIKELIHOOD,
-        bid_samples: int | None = None,
-        seed: int | None = None,
-    ) -> None:
-        if game != "knuffeln":
-            raise ValueError(f"the Knüffeln search agent plays knuffeln, not {game!r}")
-        bid_samples = 2 * positive_int(samples, "samples") if bid_samples is None else bid_samples
-        super().__init__(game, samples, playouts_per_sample, epsilon, True, bid_samples, seed)
-        self.turn_threshold = probability(turn_threshold, "turn_threshold")
-        self.turn_likelihood = probability(turn_likelihood, "turn_likelihood")
-
-    def act(self, env, agent: str) -> int:
+    def turning_act(self, env, agent: str) -> int:
         legal = legal_actions(env, agent)
-        self.decisions += 1
         if legal.size == 1:
             return int(legal[0])
         turns = turn_actions(env)[legal]
@@ -83,14 +69,17 @@ class KnuffelnPIMCAgent(HeuristicPIMCAgent):
         outcomes = self.search(env, agent, candidates)
         if table.phase == K.PHASE_ANSWER:
             return self._answer(candidates, outcomes)
-        means = nan_mean(outcomes)
-        best = int(np.argmax(means))
+        best = int(np.argmax(self.card_values(env, agent, candidates, outcomes)))
         card = int(candidates[best]) - K.ACTION_PLAY
         if turns.any() and 0 <= card < K.NUM_CARDS and self._turns(table, outcomes[:, best]):
             turn = K.ACTION_TURN + card
             if turn in legal:
                 return turn
         return int(candidates[best])
+
+    def card_values(self, env, agent: str, candidates: np.ndarray, outcomes: np.ndarray) -> np.ndarray:
+        """The value of each candidate that the choice maximises: its mean settlement over the worlds."""
+        return nan_mean(outcomes)
 
     def _turns(self, table, outcomes_of_card: np.ndarray) -> bool:
         """Lead face down: the team's winning chance after this card reaches the threshold, no Jann is
@@ -115,6 +104,34 @@ class KnuffelnPIMCAgent(HeuristicPIMCAgent):
             else:
                 values[i] = float(np.mean(column))
         return int(candidates[int(np.argmax(values))])
+
+
+class KnuffelnPIMCAgent(KnuffelnTurning, HeuristicPIMCAgent):
+    """Compiled determinized search for Knüffeln (see the module docstring)."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        game: str = K.GAME,
+        samples: int = DEFAULT_SAMPLES,
+        playouts_per_sample: int = DEFAULT_PLAYOUTS_PER_SAMPLE,
+        epsilon: float = DEFAULT_EPSILON,
+        turn_threshold: float = DEFAULT_TURN_THRESHOLD,
+        turn_likelihood: float = DEFAULT_TURN_LIKELIHOOD,
+        bid_samples: int | None = None,
+        seed: int | None = None,
+    ) -> None:
+        if game != K.GAME:
+            raise ValueError(f"the Knüffeln search agent plays {K.GAME}, not {game!r}")
+        bid_samples = 2 * positive_int(samples, "samples") if bid_samples is None else bid_samples
+        super().__init__(game, samples, playouts_per_sample, epsilon, True, bid_samples, seed)
+        self.turn_threshold = probability(turn_threshold, "turn_threshold")
+        self.turn_likelihood = probability(turn_likelihood, "turn_likelihood")
+
+    def act(self, env, agent: str) -> int:
+        self.decisions += 1
+        return self.turning_act(env, agent)
 
     def __repr__(self) -> str:
         return (

@@ -1,14 +1,14 @@
 """The built-in ``pimc`` agent: determinized search (PIMC) with compiled heuristic playouts.
 
-For every decision the agent draws one world consistent with what its seat knows
-(``env.unwrapped.resample_from_infostate``) and hands that world's kernel state to the compiled
+For every decision the agent draws the kernel state of one world consistent with what its seat knows
+(``env.unwrapped.sampled_kernel_state``, no env built around it) and hands it to the compiled
 ``agents.search.outcomes``, which, all in compiled code,
 redeals the cards hidden from the seat ``samples`` times (the kernel's ``resample_hidden``: the redeal
 depends only on what the seat knows, which the world shares with the real table, so no hidden card of the
 real table reaches the search) and plays each legal action followed by ``playouts_per_sample`` playouts.
 The agent plays the action with the best mean settlement of its own seat (its side's, in partnership
-games). Drawing the worlds in compiled code instead of one Python ``clone()`` each made the search about
-ten times cheaper per world (the clone was 70-90% of the old agent's time).
+games). The worlds are drawn in compiled code, not one Python ``clone()`` each, because the clone was most
+of the old agent's time (``docs/results.md``, "How pimc came to beat rules").
 
 The playouts are not random: the compiled heuristic players of the playout modules play them (with
 probability ``epsilon`` a card is played at random, otherwise by club habits: schmieren to a safe
@@ -25,21 +25,18 @@ A decision without any card play among its legal actions (bidding, calling, nami
 answering) is searched with ``bid_samples`` worlds instead of ``samples``: such decisions are few, decide
 a whole hand, and the difference between a bid and a pass is small beside the noise of a few worlds.
 
-``cautious`` (default True; False in Palatinate, ``GAME_DEFAULTS``): the agent never doubles (contra /
+``cautious`` (default True; False in Palatinate, its spec's ``agent_defaults``): the agent never doubles (contra /
 re) and never offers schenken; it takes ``no_double`` / ``no_schenken`` without searching. Why: the
 sampled worlds are consistent with the bids' *legality* only, not with the strength a bid (or a turn)
-shows, so a defender's search sees an average declarer and finds contra profitable far too often
-(measured in Palatinate with the old, few worlds: PIMC said contra in most hands and lost heavily to the
-rule-based declarers' re). ``cautious=False`` searches these decisions like any other. With the compiled
-search's many more worlds it pays in Palatinate (vs ``rules``, 150 deals, seed 33: +4.26 [+1.98, +6.54] per
-hand against +0.39 cautious) but not in Asserufen (200 deals: +0.61 [-0.54, +1.75], not significant,
-against +0.19 [+0.01, +0.36] cautious); Bavarian is the same either way.
+shows, so a defender's search sees an average declarer and finds contra profitable far too often.
+``cautious=False`` searches these decisions like any other: with the compiled search's many worlds that
+pays in Palatinate but not measurably in Asserufen, and Bavarian plays the same either way
+(``docs/results.md``, "Palatinate: searching doubles").
 
-``epsilon`` (default 0.4; Knüffeln 0.1) was tuned against the rule-based players in
-duplicate arena matches (difference per hand, 60 deals, seed 5): some randomness in the playouts helps in
-the Schafkopf games (Palatinate: 0.1 -0.10, 0.25 +0.09, 0.4 +0.41, 0.6 +0.37; 0.0 with 48 worlds -0.48;
-Asserufen: 0.25 +0.19, 0.4 +0.50), as it keeps the search from trusting one exact line of play in worlds
-that are only guesses; in Knüffeln 0.1 did better than 0.4 (-0.57 against -1.47, both within noise).
+``epsilon`` (default 0.4; Knüffeln 0.1) was tuned against the rule-based players in duplicate arena
+matches (``docs/results.md``, "Tuning the playouts' epsilon"): some randomness in the playouts helps in the
+Schafkopf games, as it keeps the search from trusting one exact line of play in worlds that are only
+guesses; in Knüffeln a smaller share did better.
 
 Use: ``agents.make("pimc", game, samples=..., playouts_per_sample=..., epsilon=...)``, or on the arena's
 command line ``"pimc[samples=32]"``.

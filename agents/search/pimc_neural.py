@@ -4,12 +4,13 @@ By default (``search="cards"``) it searches the decisions with a card play among
 leaves every other decision (bids, doubles, talk, exchanges) to the network's own greedy choice, as the
 ``neural`` agent plays it: a bid valued by playouts in guessed worlds is where determinized search goes
 wrong (a contract that needs the right card lie looks good in the worlds that have it), and searching the
-bids too (``search="all"``) lost to ``pimc`` by 5 units per hand in Palatinate where searching only the card
-play did not lose (docs/training.md). For every decision it searches the agent
+bids too (``search="all"``) lost to ``pimc`` in Palatinate where searching only the card play did not
+(``docs/training.md``, the ``pimc_neural`` table). For every decision it searches the agent
 
-1. draws one world consistent with what its seat knows (``env.unwrapped.resample_from_infostate``), and
-   from its kernel state redeals the cards hidden from the seat ``samples`` times with the compiled
-   ``resample_hidden`` driver (as ``pimc`` does: each redeal depends only on what the seat knows);
+1. draws the kernel state of one world consistent with what its seat knows
+   (``env.unwrapped.sampled_kernel_state``), and from it redeals the cards hidden from the seat
+   ``samples`` times with the compiled ``resample_hidden`` driver (as ``pimc`` does: each redeal depends
+   only on what the seat knows);
 2. loads every (world, legal action) pair into a batch env of the game and plays the action, then lets
    the network play every seat to the end of the hand: one batched network call per step for all rows
    (``agents.neural.rollout.RolloutEvaluator``, the rollouts of ``experiments/mcpi.py``);
@@ -93,7 +94,7 @@ class NeuralPIMCAgent(ActionValueAgent):
         """The ``neural`` agent's action: the best legal score of the network on the seat's observation as
         the network was trained on it, read in a batch env from any world consistent with what the seat
         knows (the seat's own view of it is exact; the table may give another ``observation_type``)."""
-        world = env.unwrapped.resample_from_infostate(agent, 0).kernel_state()
+        world = env.unwrapped.sampled_kernel_state(agent, 0)
         step = self._evaluator(1).env.load_states(world[None, :], rows=np.zeros(1, dtype=np.int64),
                                                    _from_this_process=True)
         scores = self.policy.scores(step.observation)[0]
@@ -117,9 +118,9 @@ class NeuralPIMCAgent(ActionValueAgent):
         return returns.reshape(worlds.shape[0], legal.size).mean(axis=0)
 
     def _worlds(self, env, agent: str, seat: int, legal: np.ndarray) -> np.ndarray:
-        """``(worlds, state_size)``: kernel states redealt from one world of ``resample_from_infostate``, each
+        """``(worlds, state_size)``: kernel states redealt from one world of ``sampled_kernel_state``, each
         allowing every legal action (that first world itself if no redeal does, which never happened)."""
-        world = env.unwrapped.resample_from_infostate(agent, self.rng).kernel_state()
+        world = env.unwrapped.sampled_kernel_state(agent, self.rng)
         rng = make_rng(int(self.rng.integers(2**63)))
         sampled = np.empty_like(world)
         mask = np.zeros(self._kernel.MAX_ACTIONS, dtype=np.int8)

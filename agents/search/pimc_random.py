@@ -1,7 +1,7 @@
 """The ``pimc_random`` and ``nested_pimc`` agents: Perfect-Information Monte Carlo (determinized) search.
 
-``PIMCAgent`` (``pimc_random``) draws one world consistent with what its seat knows
-(``env.unwrapped.resample_from_infostate(agent, rng)``) and hands its kernel state to the compiled
+``PIMCAgent`` (``pimc_random``) draws the kernel state of one world consistent with what its seat knows
+(``env.unwrapped.sampled_kernel_state(agent, rng)``: no env is built around it) and hands it to the compiled
 ``agents.search.outcomes``, which redeals the cards hidden from the seat ``samples`` times (each
 redeal depends only on what the seat knows) and, in each redealt world, plays every legal action followed
 by ``playouts_per_sample`` uniformly random playouts. The agent keeps its own seat's settlement, so partners
@@ -10,7 +10,7 @@ partnership a seat's settlement is its side's), whoever the partner is in each s
 action with the highest mean over all samples and playouts (ties go to the lower action index). The
 built-in ``pimc`` (``agents.search.pimc``) is this agent with heuristic instead of random playouts.
 
-Cost: one Python ``clone()``, then ``samples`` compiled redeals plus ``samples * playouts_per_sample``
+Cost: one compiled redeal in the env, then ``samples`` compiled redeals plus ``samples * playouts_per_sample``
 compiled playouts per legal action. A forced move (one legal action) costs nothing. ``stats()`` reports
 the measured time per decision.
 
@@ -33,7 +33,7 @@ from trick_core import drivers
 from trick_core.bits import make_rng
 from trick_core.registry import kernel_module
 
-from ..base import ActionValueAgent, legal_actions, positive_int, seat_of
+from ..base import ActionValueAgent, legal_actions, positive_int, seat_of, talk_actions
 from .outcomes import RANDOM_PLAYOUTS, search_function
 
 DEFAULT_SAMPLES = 10
@@ -74,17 +74,17 @@ class PIMCAgent(ActionValueAgent):
 
     def search(self, env, agent: str, actions: np.ndarray) -> np.ndarray:
         """``agent``'s settlement after each of ``actions`` (columns) in every sampled world and playout
-        (rows): one world from ``resample_from_infostate``, then the compiled ``agents.search.outcomes``
+        (rows): one world's kernel state (``sampled_kernel_state``), then the compiled ``agents.search.outcomes``
         redeals it ``samples_for(...)`` times and plays ``playouts_per_sample`` playouts of
         ``playout_policy`` after each action. NaN where a sampled world does not allow the action (an env
         resampling bug; counted in ``inconsistent_worlds``)."""
         start = time.perf_counter()
         samples = self.samples_for(env, actions)
-        world = env.unwrapped.resample_from_infostate(agent, self.rng)
+        world = env.unwrapped.sampled_kernel_state(agent, self.rng)
         outcomes = np.empty((samples, actions.size, self.playouts_per_sample), dtype=np.float64)
         rng = make_rng(int(self.rng.integers(2**63)))
         search = search_function(self.game, self.playout_policy)
-        search(world.kernel_state(), seat_of(env, agent), np.ascontiguousarray(actions, dtype=np.int64), samples,
+        search(world, seat_of(env, agent), np.ascontiguousarray(actions, dtype=np.int64), samples,
                self.playouts_per_sample, rng, self.epsilon, outcomes)
         self.inconsistent_worlds += int(np.isnan(outcomes).any(axis=(1, 2)).sum())
         self.searches += 1
@@ -109,16 +109,13 @@ class PIMCAgent(ActionValueAgent):
         )
 
 
-TALK_PREFIXES = ("say:", "show:", "token:")
-TALK_ACTIONS = ("silent",)
-
-
-def action_family(name: str, is_card: bool) -> str:
+def action_family(name: str, is_card: bool, is_talk: bool) -> str:
     """The family of an action string: every card play is one family, ``"turn:C"``-style actions form a
-    family per prefix, talk is one family, and every bare word (``pass``, ``solo``, ``contra``...) is its own."""
+    family per prefix, talk (the game's ``talk_actions``) is one family, and every bare word (``pass``,
+    ``solo``, ``contra``...) is its own."""
     if is_card:
         return "card"
-    if name in TALK_ACTIONS or name.startswith(TALK_PREFIXES):
+    if is_talk:
         return "talk"
     head, colon, _ = name.partition(":")
     return head + colon if colon else name
@@ -136,7 +133,7 @@ class NestedPIMCAgent(PIMCAgent):
        ``call:``, ``trump:``, ``discard:``, ``turn:``; talk; each bare word such as ``pass`` or
        ``solo``), and plain PIMC picks the best member of every family with more than one member;
     2. the families' representatives are compared by simulation: in each of ``worlds`` worlds drawn by
-       ``resample_from_infostate`` (the same worlds for every candidate), the candidate is played and
+       ``sampled_kernel_state`` (the same worlds for every candidate), the candidate is played and
        the rest of the hand is played out by a light PIMC at *every* seat (``inner_samples``
        resamplings from that seat's own point of view and ``inner_playouts`` random playouts per
        action, in the sampled world's kernel state), and the agent's settlement is averaged.
@@ -170,7 +167,6 @@ class NestedPIMCAgent(PIMCAgent):
         self.simulations = 0
         self.simulation_seconds = 0.0
         self._kernel = None
-        self._talk_cache: dict[int, np.ndarray] = {}
 
     def act(self, env, agent: str) -> int:
         legal = legal_actions(env, agent)
@@ -179,9 +175,10 @@ class NestedPIMCAgent(PIMCAgent):
             return int(legal[0])
         base = env.unwrapped
         names = [base.action_to_string(int(a)) for a in legal]
+        talk = talk_actions(env)[legal]
         families: dict[str, list[int]] = {}
         for index, name in enumerate(names):
-            family = action_family(name, base.deck.is_card(name))
+            family = action_family(name, base.deck.is_card(name), bool(talk[index]))
             if self.simulate_cards and family == "card":
                 family = name  # every card is a candidate of its own
             families.setdefault(family, []).append(index)
@@ -206,23 +203,14 @@ class NestedPIMCAgent(PIMCAgent):
         seat = seat_of(env, agent)
         rng = make_rng(int(self.rng.integers(2**63)))
         totals = np.zeros(actions.size, dtype=np.float64)
+        talk, num_seats = talk_actions(env), env.unwrapped.num_seats
         for _ in range(self.worlds):
-            world = env.unwrapped.resample_from_infostate(agent, self.rng)
-            state = world.kernel_state()
-            talk = self._talk_mask(world)
+            state = env.unwrapped.sampled_kernel_state(agent, self.rng)
             for i, action in enumerate(actions):
-                totals[i] += self._simulate_hand(state.copy(), int(action), seat, world.num_seats, talk, rng)
+                totals[i] += self._simulate_hand(state.copy(), int(action), seat, num_seats, talk, rng)
         self.simulations += 1
         self.simulation_seconds += time.perf_counter() - start
         return totals / self.worlds
-
-    def _talk_mask(self, world) -> np.ndarray:
-        """Which action indices are talk (the simulated players stay silent)."""
-        key = world.num_actions
-        if key not in self._talk_cache:
-            names = [world.action_to_string(a) for a in range(world.num_actions)]
-            self._talk_cache[key] = np.array([action_family(n, False) == "talk" for n in names], dtype=bool)
-        return self._talk_cache[key]
 
     def _simulate_hand(self, state, action, seat, num_seats, talk, rng) -> float:
         kernel = self._kernel

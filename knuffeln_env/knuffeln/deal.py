@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from trick_core.bits import popcount, rng_next, uniform_below
+from trick_core.bits import popcount, rng_next, shuffle_pack, uniform_below
 from trick_core.jit import inline_njit, njit, njit_no_refcount
 
 from .exchanges import begin_ten_round
@@ -63,7 +63,7 @@ from .layout import (
     S_WINNER_TEAM,
     TRICK_LOG_WIDTH,
 )
-from .state import card_bit, clear_state, suit_of
+from .state import card_bit, clear_hand, suit_of
 from .tables import (
     BOTTOM_RULE_OF_VARIANT,
     BOTTOM_THREE_FACE_UP,
@@ -108,12 +108,7 @@ def turned_count(state):
 def shuffle_and_deal(state, rng):
     """Shuffle the pack and deal 3-3-3 clockwise from forehand (the dealer receives no cards with five
     players); the 12 cards left form the stock, top first."""
-    pack = state[S_PACK:S_PACK + NUM_CARDS]
-    for i in range(NUM_CARDS):
-        pack[i] = i
-    for i in range(NUM_CARDS - 1, 0, -1):
-        j = uniform_below(rng, i + 1)
-        pack[i], pack[j] = pack[j], pack[i]
+    shuffle_pack(state, S_PACK, NUM_CARDS, rng, False)
     players = state[S_PLAYERS]
     dealer = state[S_DEALER]
     for s in range(MAX_SEATS):
@@ -123,10 +118,10 @@ def shuffle_and_deal(state, rng):
         for k in range(1, 5):
             seat = (dealer + k) % players
             for _ in range(3):
-                state[S_DEALT_HANDS + seat] |= card_bit(pack[position])
+                state[S_DEALT_HANDS + seat] |= card_bit(state[S_PACK + position])
                 position += 1
     for k in range(STOCK_SIZE):
-        state[S_STOCK + k] = pack[position + k]
+        state[S_STOCK + k] = state[S_PACK + position + k]
 
 
 @inline_njit
@@ -144,9 +139,8 @@ def start_from_cards(state, params, dealer, deal_cards):
     If the first four stock cards share one suit the rules call for a new deal by the same dealer: the
     hand is redealt pseudo-randomly, seeded from the given cards, so the same input always gives the
     same hand (``S_REDEALS`` counts the redeals)."""
-    clear_state(state, params)
+    clear_hand(state, params, dealer)
     players = params[PARAM_PLAYERS]
-    state[S_DEALER] = dealer
     position = 0
     for seat in range(players):
         if not (players == 5 and seat == dealer):  # five players: the dealer is dealt no hand
@@ -167,11 +161,24 @@ def start_from_cards(state, params, dealer, deal_cards):
 @inline_njit
 def deal_at_random(state, params, rng):
     """Draw the dealer, shuffle and deal (again while four of one suit are turned), start the hand."""
-    clear_state(state, params)
-    state[S_DEALER] = uniform_below(rng, params[PARAM_PLAYERS])
+    clear_hand(state, params, uniform_below(rng, params[PARAM_PLAYERS]))
     shuffle_and_deal(state, rng)
     redeal_until_suits_are_chosen(state, rng)
     setup_hand(state)
+
+
+@njit_no_refcount
+def deal_random(state, params, rng):
+    """The contract's random deal: the dealer and the cards drawn from the splitmix64 ``rng`` (dealing
+    again while four of one suit are turned), the hand started."""
+    deal_at_random(state, params, rng)
+
+
+@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
+def init_state(state, params, dealer, deal_cards):
+    """The contract's fixed deal (order: the module docstring). Four stock cards of one suit turned:
+    redealt reproducibly from the given cards (decision K1)."""
+    start_from_cards(state, params, dealer, deal_cards)
 
 
 @njit_no_refcount

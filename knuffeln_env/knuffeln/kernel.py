@@ -7,7 +7,7 @@ here; the rules themselves live in the modules of this package, by concern:
 | module | holds |
 |---|---|
 | ``tables`` | cards and their roles, variants, options (``make_params``), actions and their strings, phases |
-| ``layout`` | the state array's fields and the observation's sections (``observation_layout``) |
+| ``layout`` | the state array's fields and the observation's blocks (``observation_layout``) |
 | ``state`` | small readers: card masks, suits, teams |
 | ``deal`` | dealing, the turn-up of the chosen suits, the start of a hand, the five-player dealer's choice |
 | ``exchanges`` | the ten exchange and the bottom-Ole exchange |
@@ -22,16 +22,17 @@ here; the rules themselves live in the modules of this package, by concern:
 | ``heuristic`` | the playout policy of the ``pimc`` agent |
 | ``reference`` | the plain-Python twin of the rules (and the ladder) the kernel is tested against |
 
-The rules are those of ``docs/rules/knuffeln.md``. **Deal cards** for ``init_state``: the hands seat by
+The entry points of the contract are defined where their rules live (``init_state`` and ``deal_random`` in
+``deal``, ``current_seat`` in ``state``, ``legal_action_mask`` and ``apply_action`` in ``rules``,
+``settlement`` in ``scoring``, ``observe``) and imported here. The rules are those of
+``docs/rules/knuffeln.md``. **Deal cards** for ``init_state``: the hands seat by
 seat (five players: the four non-dealers in seat order), 9 cards each, then the 12 stock cards from the top
 (turned first) to the bottom.
 """
 
 from __future__ import annotations
 
-from trick_core.jit import njit, njit_no_refcount
-
-from .deal import deal_at_random, start_from_cards
+from .deal import deal_random, init_state  # noqa: F401
 from .layout import *  # noqa: F403  (re-exported: the state and observation layout)
 from .observe import observe  # noqa: F401
 from .play import beats, trick_winner_position  # noqa: F401
@@ -39,41 +40,12 @@ from .resample import *  # noqa: F403  (re-exported: the resampling protocol of 
 from .rules import (  # noqa: F401
     apply_action,
     draw_legal_action,
-    fill_action_mask,
     is_legal,
+    legal_action_mask,
     legal_sets,
+    random_legal_action,
     random_step,
 )
-from .scoring import settle
+from .scoring import settlement  # noqa: F401
 from .state import current_seat  # noqa: F401
 from .tables import *  # noqa: F403  (re-exported: the game's constants, make_params, action_names)
-
-random_legal_action = draw_legal_action
-"""A uniformly drawn legal action, straight from the legal sets (no mask array)."""
-
-
-@njit_no_refcount
-def deal_random(state, params, rng):
-    """Draw the dealer and the cards from the splitmix64 ``rng`` (dealing again while four of one suit are
-    turned) and start the hand."""
-    deal_at_random(state, params, rng)
-
-
-@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
-def init_state(state, params, dealer, deal_cards):
-    """Start a hand from a fixed deal (order: the module docstring). Four stock cards of one suit turned:
-    redealt reproducibly from the given cards (decision K1)."""
-    start_from_cards(state, params, dealer, deal_cards)
-
-
-@njit_no_refcount
-def legal_action_mask(state, out):
-    """Fill the int8 ``out`` (length ``num_actions(params)``) with the legal actions of the seat to act
-    (all zero when over), from the legal sets."""
-    fill_action_mask(state, out)
-
-
-@njit_no_refcount
-def settlement(state, out):
-    """Units per seat once the hand is over (zero-sum; 0 for a five-player dealer who sat out)."""
-    settle(state, out)

@@ -3,7 +3,7 @@
 The state is one flat ``int64`` array laid out with ``trick_core.layout.StateLayout`` (the common fields
 under the names every game uses); card masks are stored as ``int64``. Knüffeln counts tricks only, so a
 seat's ``points`` are the tricks it took, as ``tricks_won``; the rules read the tricks of each team
-(``S_TEAM_TRICKS``). The observation is laid out section by section (``observation_layout``), its size
+(``S_TEAM_TRICKS``). The observation is laid out block by block (``observation_layout``), its size
 depending on the players and the talk option; the env's docs page (``knuffeln_v0``) shows the table.
 """
 
@@ -106,7 +106,13 @@ STATE_SIZE = layout.size
 OBS_OBSERVATION, OBS_INFORMATION_STATE, OBS_PERFECT = range(3)
 OBS_HIGH = 64.0
 NUM_COUNTERS = 9
+"""Tricks mine, theirs; tricks needed mine, theirs; tricks played; accepted turns all, mine, theirs; stake."""
+NUM_FLAGS = 4
+"""Jann pending mine, theirs; march committed mine, theirs."""
 NUM_RESULT_FEATURES = 8
+"""Over, won, lost, then the result kind one-hot (``tables.RESULT_NAMES``)."""
+NUM_DEALER_CHOICES = 3
+"""Five players: the dealer's choice undecided, alone, sits out (``tables.DEALER_*``)."""
 TALK_CARD_FEATURES = tables.NUM_SUITS + tables.NUM_RANKS
 
 
@@ -121,38 +127,27 @@ def talk_vocabulary(params) -> int:
 
 
 def observation_layout(params, obs_type: int) -> list[tuple[str, int]]:
-    """The observation vector section by section (name, size): the docs page's index table."""
+    """The observation vector as ``(name, size)`` blocks in the order ``observe`` writes them, for the
+    configuration ``params`` (the docs page's table says what each holds, with its indices for the default
+    configuration). Per-seat blocks have ``n`` relative seats, card blocks one entry per card."""
     n = int(params[tables.PARAM_PLAYERS])
     c = tables.NUM_CARDS
-    sections = [
-        ("dealer (relative seat one-hot)", n), ("my team (relative seats)", n), ("active seats", n),
-        ("phase one-hot " + "/".join(tables.PHASE_NAMES), tables.NUM_PHASES), ("to act (relative seat)", n),
-        ("first chosen suit", tables.NUM_SUITS), ("second chosen suit", tables.NUM_SUITS), ("my hand", c),
-        ("cards turned to choose the suits", c), ("cards face up beside the stock", c),
-        ("stock cards shown to all (bottom Oles, 1924/38 bottom three)", c),
-        ("face-down stock cards I know", c), ("out of play (Queens/Kings given for Oles)", c),
-        ("received by exchange, per relative seat", n * c), ("given by exchange, per relative seat", n * c),
-        ("dealer choice (undecided/alone/sits out)", 3), ("Ole on offer", c),
-        ("played face up, per relative seat", n * c), ("current trick, per relative seat", n * c),
-        ("current trick leader", n), ("face-down lead awaiting an answer, by", n),
-        ("my face-down card", c),
-        ("counters: tricks mine/theirs, needed mine/theirs, tricks played, accepted turns all/mine/theirs, "
-         "stake", NUM_COUNTERS),
-        ("Jann pending mine/theirs, march committed mine/theirs", 4),
-        ("result: over, won, lost, kind plain/jann/march/failed_march/fled", NUM_RESULT_FEATURES),
+    blocks = [
+        ("dealer", n), ("team", n), ("active", n), ("phase", tables.NUM_PHASES), ("to_act", n),
+        ("first_suit", tables.NUM_SUITS), ("second_suit", tables.NUM_SUITS),
+        ("hand", c), ("turned", c), ("face_up", c), ("stock_shown_to_all", c), ("stock_known", c),
+        ("out_of_play", c), ("received", n * c), ("given", n * c), ("dealer_choice", NUM_DEALER_CHOICES),
+        ("ole_on_offer", c), ("played", n * c), ("trick", n * c), ("leader", n), ("awaiting_answer", n),
+        ("my_face_down", c), ("counters", NUM_COUNTERS), ("flags", NUM_FLAGS), ("result", NUM_RESULT_FEATURES),
     ]
     vocabulary = talk_vocabulary(params)
-    if vocabulary:
-        sections.append(
-            (f"talk: {MAX_TALK} slots x (speaker {n}, utterance {vocabulary}, shown card suit+rank 16)",
-             MAX_TALK * (n + vocabulary + TALK_CARD_FEATURES))
-        )
-    if obs_type >= OBS_INFORMATION_STATE:
-        sections.append(("trick history: 9 x (leader, card per relative seat, accepted face-down)",
-                         tables.MAX_TRICKS * (n + n * c + 1)))
+    if vocabulary:  # per talk slot: the speaker, the utterance, the shown card's suit and rank
+        blocks.append(("talk", MAX_TALK * (n + vocabulary + TALK_CARD_FEATURES)))
+    if obs_type >= OBS_INFORMATION_STATE:  # per trick: its leader, each seat's card, led face down and accepted
+        blocks.append(("trick_history", tables.MAX_TRICKS * (n + n * c + 1)))
     if obs_type == OBS_PERFECT:
-        sections += [("all hands, per relative seat", n * c), ("face-down stock", c), ("face-down led card", c)]
-    return sections
+        blocks += [("hands", n * c), ("stock", c), ("face_down_lead", c)]
+    return blocks
 
 
 def observation_size(params, obs_type: int) -> int:

@@ -69,6 +69,22 @@ def score_hand_on_ladder(state, ladder):
     return BRILLE_POINTS if before == LADDER_RUNGS else KNUEPPEL_POINTS
 
 
+@njit
+def finish_hand_of_match(state, ladder, rewards):
+    """The hand in ``state`` is over: score it on the ladder (``score_hand_on_ladder``). True if that ended
+    the match, with every seat's match reward in ``rewards`` (the winners' points, the losers' loss of as
+    much); False if the match goes on (``rewards`` untouched), its next hand dealt by ``next_dealer``. The
+    one sequencing of a match, shared by the env and the batch env (which deal the next hand each from
+    its own random stream)."""
+    points = score_hand_on_ladder(state, ladder)
+    if points == 0.0:
+        return False
+    winners = state[S_WINNER_TEAM]
+    for seat in range(rewards.shape[0]):
+        rewards[seat] = points if seat % 2 == winners else -points
+    return True
+
+
 @inline_njit
 def next_dealer(state):
     """The dealer of the next hand of the match: the deal passes to the left."""

@@ -1,4 +1,4 @@
-"""What each seat of Knüffeln observes: the float32 observation vector (sections: ``layout.observation_layout``,
+"""What each seat of Knüffeln observes: the float32 observation vector (blocks: ``layout.observation_layout``,
 the table of the env's docs page) holding all and only what the seat may know.
 
 Seats are relative: index 0 of a per-seat block is the observer, 1 the player to its left, and so on. A
@@ -14,6 +14,8 @@ from trick_core.jit import inline_njit, njit_no_refcount
 from .layout import (
     MAX_TALK,
     NUM_COUNTERS,
+    NUM_DEALER_CHOICES,
+    NUM_FLAGS,
     NUM_RESULT_FEATURES,
     OBS_INFORMATION_STATE,
     OBS_PERFECT,
@@ -142,7 +144,7 @@ def observe(state, seat, obs_type, out):
     o += 2 * n * c
     if n == 5:
         out[o + state[S_DEALER_MODE]] = 1.0
-    o += 3
+    o += NUM_DEALER_CHOICES
     if state[S_PHASE] == PHASE_OLE_EXCHANGE:
         out[o + state[S_STOCK + state[S_OLE_POSITION]]] = 1.0
     o += c
@@ -180,7 +182,7 @@ def observe(state, seat, obs_type, out):
         out[o + (0 if state[S_TEAM + state[S_SEAT_TO_ACT]] == my_team else 1)] = 1.0
     if state[S_COMMITTED] >= 0:
         out[o + (2 if state[S_COMMITTED] == my_team else 3)] = 1.0
-    o += 4
+    o += NUM_FLAGS
     if state[S_PHASE] == PHASE_OVER:
         out[o] = 1.0
         if state[S_TEAM + seat] >= 0:

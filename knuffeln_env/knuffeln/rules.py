@@ -185,6 +185,17 @@ def apply(state, action):
 
 
 @njit_no_refcount
+def legal_action_mask(state, out):
+    """The contract's legal actions: the int8 ``out`` (length ``num_actions(params)``) filled from the legal
+    sets (all zero when over)."""
+    fill_action_mask(state, out)
+
+
+random_legal_action = draw_legal_action
+"""A uniformly drawn legal action, straight from the legal sets (no mask array)."""
+
+
+@njit_no_refcount
 def apply_action(state, action):
     """Apply a legal action of the seat to act (callers check legality with the mask)."""
     apply(state, action)

@@ -8,7 +8,7 @@ tricks (decision K11).
 
 from __future__ import annotations
 
-from trick_core.jit import inline_njit
+from trick_core.jit import inline_njit, njit_no_refcount
 
 from .layout import (
     S_ACCEPTED,
@@ -104,3 +104,10 @@ def settle(state, out):
     """Units per seat once the hand is over (zero-sum)."""
     for seat in range(state[S_PLAYERS]):
         out[seat] = state[S_SETTLEMENT + seat]
+
+
+@njit_no_refcount
+def settlement(state, out):
+    """The contract's settlement: units per seat once the hand is over (zero-sum; 0 for a five-player dealer
+    who sat out)."""
+    settle(state, out)

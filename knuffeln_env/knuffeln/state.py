@@ -1,5 +1,5 @@
 """Small readers and writers of a Knüffeln state shared by the rules' modules: card masks, suits, teams,
-clearing a state, the action history.
+clearing a state for a fresh hand (``clear_hand``), the action history.
 
 Card masks are ``int64`` here (``card_bit``), not the ``uint64`` of ``trick_core.bits.bit``: the state array
 is ``int64`` and every mask of this kernel is computed in ``int64``; mixing the two in numba would turn the
@@ -68,11 +68,14 @@ def next_opponent(state, seat):
 
 
 @inline_njit
-def clear_state(state, params):
-    """Zero the whole state and copy the rule options in."""
+def clear_hand(state, params, dealer):
+    """Everything of a fresh hand but its cards: the whole state zeroed (so that it is a function of the
+    rule options ``params``, the deal and the actions alone), the options copied in, ``dealer`` set
+    (``deal.setup_hand`` sets the rest once the cards lie dealt)."""
     state[:] = 0
     for i in range(PARAMS_SIZE):
         state[S_PARAMS + i] = params[i]
+    state[S_DEALER] = dealer
 
 
 @inline_njit

@@ -39,7 +39,7 @@ class ViewContext:
 
     def __post_init__(self) -> None:
         self.info = game_info(self.env.game_name)
-        self.card_names = deck_cards(self.info.name, self.env.config)
+        self.card_names = deck_cards(self.env.deck)
         self.cards = frozenset(self.card_names)
         self.actions = self.env.public_actions(self.viewer)
 

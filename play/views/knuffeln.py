@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from trick_core.layout import block_starts
 from trick_core.visibility import HIDDEN, is_hidden
 
-from ..catalog import FIXED_ACTION_LABELS, KNUFFELN_ACCEPT_LABEL, SUIT_LETTERS, env_module
+from ..catalog import FIXED_ACTION_LABELS, KNUFFELN_ACCEPT_LABEL, SUIT_LETTERS, GameInfo, Option, env_module
 from .common import (
     HIDDEN_CARD,
     ViewContext,
@@ -48,7 +49,6 @@ RESULT_TEXT = {
     "failed_march": "won because the other team's Durchmarsch failed",
     "fled": "won because the other team fled from a face-down lead",
 }
-CARDS_IN_PACK = 48
 TALK_PREFIXES = ("say:", "show:", "token:")
 OLES = ("H2", "C4", "S8", "H9", "D9")
 """The five Oles, highest first (``docs/rules/knuffeln.md`` section 2)."""
@@ -59,20 +59,14 @@ UNCHOSEN_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "
 
 
 def observation_blocks(players: int) -> dict[str, tuple[int, int]]:
-    """``(offset, size)`` of the leading blocks of a Knüffeln observation, as the env docstring's table
-    lists them (``n`` = players, ``c`` = 48 cards); only the card blocks the view reads are named."""
-    n, c = players, CARDS_IN_PACK
-    sizes = [
-        ("dealer", n), ("team", n), ("active", n), ("phase", 7), ("to_act", n), ("first_suit", 4),
-        ("second_suit", 4), ("hand", c), ("turned", c), ("face_up", c), ("stock_shown_to_all", c),
-        ("stock_known", c), ("out_of_play", c), ("received", n * c), ("given", n * c), ("dealer_choice", 3),
-        ("ole_on_offer", c),
-    ]
-    blocks, offset = {}, 0
-    for name, size in sizes:
-        blocks[name] = (offset, size)
-        offset += size
-    return blocks
+    """``(offset, size)`` of every block of a Knüffeln observation with ``players`` seats, by the block's
+    name in the kernel's ``observation_layout`` (the env docstring's table); the blocks the view reads come
+    before any that the other options (talk, the observation type) add."""
+    from knuffeln_env.knuffeln import kernel
+
+    layout = kernel.observation_layout(kernel.make_params(players=players), 0)
+    starts = block_starts(layout)
+    return {name: (starts[name], size) for name, size in layout}
 
 
 STOCK_BLOCKS = ("stock_shown_to_all", "stock_known")
@@ -276,3 +270,17 @@ def knuffeln_settlement(ctx: ViewContext) -> dict:
     if ctx.env.num_seats == 5 and st["dealer_choice"] == "play_alone":
         lines.append("Five players, the dealer alone: payments go between the dealer and each of the four.")
     return {"settlement": settlement, "value": result["units"], "declarer_won": None, "lines": lines}
+
+
+TALK_CHOICES = ("off", "lexicon", "tokens:4", "tokens:8", "tokens:16")
+
+KNUFFELN = GameInfo(
+    "knuffeln", "Knüffeln", "french", "knuffeln.md",
+    (
+        Option("variant", "Variant", ("bohmstedt", "hattstedt", "bernhard1924", "gruenberg1938"), "bohmstedt"),
+        Option("players", "Players", (4, 5), 4, requires=((5, "variant", ("bohmstedt",)),)),
+        Option("talk", "Table talk", TALK_CHOICES, "off"),
+    ),
+    knuffeln_view, knuffeln_label,
+)
+"""Knüffeln's entry in the browser (``play.catalog.GameInfo``), named by its spec (``browser``)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from schafkopf_env.trumps import EFFECTIVE_SUIT, TRICK_POWER, TRUMP, TRUMP_ORDER, TRUMP_WENZ
 
-from ..catalog import CONTRACT_NAMES, FIXED_ACTION_LABELS, SUIT_LETTERS
+from ..catalog import CONTRACT_NAMES, FIXED_ACTION_LABELS, SUIT_LETTERS, GameInfo, Option
 from .common import (
     HIDDEN_CARD,
     ViewContext,
@@ -455,11 +455,10 @@ def trump_kind(ctx: ViewContext) -> int | None:
     """The trump kind of ``schafkopf_env.trumps`` once the contract fixes it; ``None`` before."""
     st = ctx.state
     contract = st["contract"]
-    if ctx.info.name == "bavarian":
-        if contract in ("wenz", "wenz_tout"):
-            return TRUMP_WENZ
-        if contract in ("rufer", "sie"):
-            return HEARTS_KIND
+    if contract in ("wenz", "wenz_tout"):  # Bavarian's contracts: Unters the only trumps
+        return TRUMP_WENZ
+    if contract in ("rufer", "sie"):  # Bavarian's: hearts trumps
+        return HEARTS_KIND
     if st["trump"] is not None:
         return SUIT_LETTERS[ctx.deck].index(st["trump"])
     return None
@@ -473,7 +472,8 @@ def hand_order(ctx: ViewContext):
     (Bavarian bidding) the hand is sorted by suit."""
     index = {name: i for i, name in enumerate(ctx.card_names)}
     kind = trump_kind(ctx)
-    courts_first = kind is None and (ctx.info.name != "bavarian" or ctx.state["contract"] is not None)
+    bidding_by_suit = ctx.deck == "german"  # Bavarian bidding (the German pack's game): no trumps known yet
+    courts_first = kind is None and (not bidding_by_suit or ctx.state["contract"] is not None)
 
     def key(card: str) -> tuple[int, int]:
         i = index[card]
@@ -537,3 +537,16 @@ def hoch_line(ctx: ViewContext, hoch: int, side: set[str]) -> str:
     who = "The declarer's side" if held else "The opponents"
     return (f"Hoch {hoch} ({'with' if held else 'without'} {hoch}): {who} held the "
             f"{hoch} top trumps in a row ({cards}); each adds 1 to the value, won or lost.")
+
+
+# ---------------------------------------------------------------------------------------------- the games
+
+DOUBLINGS = Option("max_doublings", "Most doublings", (0, 1, 2, 3, 4), 4)
+
+BAVARIAN = GameInfo("bavarian", "Bavarian Schafkopf", "german", "bavarian_schafkopf.md",
+                    view=bavarian_view, label=bavarian_label)
+PALATINATE = GameInfo("palatinate", "Palatinate Schafkopf", "french", "palatinate_schafkopf.md",
+                      (Option("players", "Players", (3, 4), 3), DOUBLINGS), palatinate_view, palatinate_label)
+ASSERUFEN = GameInfo("asserufen", "Asserufen (Palatinate, four players)", "french", "palatinate_schafkopf.md",
+                     (DOUBLINGS,), asserufen_view, asserufen_label)
+"""The three games' entries in the browser (``play.catalog.GameInfo``), named by their specs (``browser``)."""

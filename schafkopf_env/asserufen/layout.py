@@ -2,14 +2,14 @@
 
 The state is one flat ``int64`` array laid out with ``trick_core.layout.StateLayout`` (the common fields
 under the names every game uses); bit masks are stored as ``int64`` and read back with ``np.uint64(...)``.
-The observation is a sequence of named segments (``OBSERVATION_SEGMENTS`` and the two that extend it),
-the index table of the env's docs page (``asserufen_v0``; a test checks the two agree).
+The observation is laid out by blocks (``observation_layout``), the index table of the env's docs page
+(``asserufen_v0``; a test checks the two agree).
 """
 
 from __future__ import annotations
 
 from schafkopf_env.trumps import NUM_CARDS
-from trick_core.layout import StateLayout
+from trick_core.layout import StateLayout, fixed_observation_layout
 
 from .tables import MAX_DOUBLINGS_LIMIT, NUM_PHASES, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE
 
@@ -67,44 +67,42 @@ assert NUM_TRICKS * NUM_SEATS >= NUM_CARDS
 # --------------------------------------------------------------------------- observation
 BID_SLOTS = 8
 """Per seat in the observation: not yet spoken, then the seven bid actions."""
-OBSERVATION_SEGMENTS = (
-    ("own hand (card one-hot)", NUM_CARDS),
-    ("dealer (relative seat)", NUM_SEATS),
-    ("phase: bidding, answer, call, trump, contra_offer, doubling_round, play, over", NUM_PHASES),
-    ("seat to act (relative seat; zeros once over)", NUM_SEATS),
-    (
-        "bids: 8 slots per relative seat (not yet spoken, then weg ... heart_solo_du in action order)",
-        NUM_SEATS * BID_SLOTS,
-    ),
-    ("answer to darf_man: accept, refuse", 2),
-    ("contract: ace_call, solo, heart_solo, solo_du, heart_solo_du", 5),
-    ("declarer (relative seat)", NUM_SEATS),
-    ("trump suit: C S H D", 4),
-    ("called card (card one-hot)", NUM_CARDS),
-    ("partnership public (called card played, partner said re, or partner ran away)", 1),
-    ("partner (relative seat) if this seat knows it: public, or this seat is the partner", NUM_SEATS),
-    ("called-suit rules over (first trick led in the called suit complete), partner ran away", 2),
-    ("doublings so far (count)", 1),
-    ("doubles said per relative seat (count)", NUM_SEATS),
-    ("leader of the current trick (relative seat)", NUM_SEATS),
-    ("current trick: card played by each relative seat (4 x 32)", NUM_SEATS * NUM_CARDS),
-    ("cards played so far by each relative seat (4 x 32)", NUM_SEATS * NUM_CARDS),
-    ("tricks won per relative seat (count)", NUM_SEATS),
-    ("card points taken per relative seat", NUM_SEATS),
-    ("tricks completed (count)", 1),
-)
 OBS_HISTORY_TRICK = NUM_SEATS + NUM_SEATS * NUM_CARDS + NUM_SEATS
 """One completed trick in the information state: leader, the card of each relative seat, winner."""
-INFORMATION_STATE_SEGMENTS = (
-    ("trick history: 8 tricks x (leader 4, card by relative seat 4 x 32, winner 4)", NUM_TRICKS * OBS_HISTORY_TRICK),
-    ("doubling history: 8 slots x the relative seat that said the k-th double", MAX_DOUBLINGS_LIMIT * NUM_SEATS),
+OBSERVATION_BLOCKS = (  # seats relative to the observer; the docs page's table says what each holds
+    ("hand", NUM_CARDS),
+    ("dealer", NUM_SEATS),
+    ("phase", NUM_PHASES),
+    ("to_act", NUM_SEATS),
+    ("bids", NUM_SEATS * BID_SLOTS),
+    ("answer", 2),
+    ("contract", 5),
+    ("declarer", NUM_SEATS),
+    ("trump", 4),
+    ("called_card", NUM_CARDS),
+    ("partner_known", 1),
+    ("partner", NUM_SEATS),
+    ("called_rules", 2),
+    ("doublings", 1),
+    ("doubles_by_seat", NUM_SEATS),
+    ("leader", NUM_SEATS),
+    ("trick", NUM_SEATS * NUM_CARDS),
+    ("played", NUM_SEATS * NUM_CARDS),
+    ("tricks_won", NUM_SEATS),
+    ("points", NUM_SEATS),
+    ("tricks_completed", 1),
 )
-PERFECT_SEGMENTS = (("cards still held by each relative seat (4 x 32)", NUM_SEATS * NUM_CARDS),)
-
-OBS_SIZE_OBSERVATION = sum(size for _, size in OBSERVATION_SEGMENTS)
-OBS_SIZE_INFORMATION_STATE = OBS_SIZE_OBSERVATION + sum(size for _, size in INFORMATION_STATE_SEGMENTS)
-OBS_SIZE_PERFECT = OBS_SIZE_INFORMATION_STATE + sum(size for _, size in PERFECT_SEGMENTS)
+INFORMATION_STATE_BLOCKS = (
+    ("trick_history", NUM_TRICKS * OBS_HISTORY_TRICK),
+    ("doubling_history", MAX_DOUBLINGS_LIMIT * NUM_SEATS),
+)
+PERFECT_BLOCKS = (("hands", NUM_SEATS * NUM_CARDS),)
+observation_layout, observation_size = fixed_observation_layout(
+    (OBSERVATION_BLOCKS, INFORMATION_STATE_BLOCKS, PERFECT_BLOCKS)
+)
 OBS_TYPE_OBSERVATION, OBS_TYPE_INFORMATION_STATE, OBS_TYPE_PERFECT = range(3)
-OBS_SIZES = (OBS_SIZE_OBSERVATION, OBS_SIZE_INFORMATION_STATE, OBS_SIZE_PERFECT)
+OBS_SIZE_OBSERVATION, OBS_SIZE_INFORMATION_STATE, OBS_SIZE_PERFECT = OBS_SIZES = tuple(
+    observation_size(None, obs_type) for obs_type in range(3)
+)
 OBS_HIGH = 120.0
 """Largest value in any observation (card points of one seat)."""

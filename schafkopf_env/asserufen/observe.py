@@ -1,5 +1,5 @@
 """What each seat of Asserufen observes: the float32 observation vector (the segments of
-``layout.OBSERVATION_SEGMENTS`` and the two that extend it, the table of the env's docs page) holding all
+``layout.observation_layout``, the table of the env's docs page) holding all
 and only what the seat may know. Seats are relative to the viewer: 0 self, 1 left, 2 across, 3 right.
 """
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, winning_position
-from trick_core.bits import bit, popcount
+from trick_core.bits import ZERO, bit, popcount
 from trick_core.jit import inline_njit
 from trick_core.layout import card_mask
 
@@ -38,7 +38,7 @@ from .layout import (
     S_VOID_SUITS,
 )
 from .state import end_hand, is_du
-from .tables import CONTRACT_ACE_CALL, NUM_SEATS, NUM_TRICKS, ZERO
+from .tables import CONTRACT_ACE_CALL, NUM_SEATS, NUM_TRICKS
 
 RUN_AWAY_LENGTH = 4
 """Cards of the called suit (the called card included) with which its holder may run away (rule 4)."""

@@ -41,7 +41,7 @@ from .layout import (
     S_VOID_SUITS,
 )
 from .rules import apply, is_legal
-from .state import start_hand_with_masks
+from .state import start_from_masks
 from .tables import (
     CONTRACT_ACE_CALL,
     FULL_MASK,
@@ -134,7 +134,7 @@ def apply_called(state, action):
 def replay_history(state, hand_masks, out_state):
     """Start ``out_state`` from ``hand_masks`` and replay ``state``'s history; False at the first action
     that is out of turn or illegal there."""
-    start_hand_with_masks(out_state, state[S_PARAMS : S_PARAMS + PARAMS_SIZE], state[S_DEALER], hand_masks)
+    start_from_masks(out_state, state[S_PARAMS : S_PARAMS + PARAMS_SIZE], state[S_DEALER], hand_masks)
     for i in range(state[S_HISTORY_LENGTH]):
         action = state[S_HISTORY_ACTIONS + i]
         if out_state[S_SEAT_TO_ACT] != state[S_HISTORY_SEATS + i] or not is_legal_called(out_state, action):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from trick_core.bits import ONE, ZERO, has_card, random_bit
-from trick_core.jit import inline_njit
+from trick_core.bits import ONE, ZERO, has_card, random_bit, write_action_mask
+from trick_core.jit import inline_njit, njit_no_refcount
 from trick_core.layout import card_mask, record_action
 
 from .bidding import answer_darf_man, bid, call_card, legal_bid_bits, legal_call_bits, legal_trump_bits, name_trump
@@ -86,3 +86,17 @@ def apply(state, action):
 def random_step(state, rng):
     """Apply a uniformly random legal action (drawn with ``uniform_below`` over the legal bits)."""
     apply(state, random_bit(rng, legal_action_bits(state)))
+
+
+@njit_no_refcount
+def legal_action_mask(state, out):
+    """The contract's legal actions: the int8 ``out`` over all 56 actions (bids and answers, calls, trumps,
+    doubles, then the cards from ``CARD_ACTION_BASE``), from one ``uint64`` word; zeros once over."""
+    write_action_mask(legal_action_bits(state), out, NUM_ACTIONS)
+
+
+@njit_no_refcount
+def apply_action(state, action):
+    """Apply a legal action of the seat to act and record it (the contract's step; ``random_step`` inlines
+    ``apply`` instead). Unchecked: callers check legality with the mask or ``is_legal``."""
+    apply(state, action)

@@ -124,3 +124,9 @@ def settle(state, out):
             out[seat] = signed
         else:
             out[seat] = -signed
+
+
+@njit_no_refcount
+def settlement(state, out):
+    """The contract's settlement: ``settle`` compiled on its own (units per seat, zeros unless over)."""
+    settle(state, out)

@@ -1,4 +1,5 @@
-"""Starting and ending a hand of Asserufen: the deal (packets of four from forehand), the cleared state,
+"""Starting and ending a hand of Asserufen: the deal (packets of four from forehand), the cleared state
+(``clear_hand``), a hand started from its dealt hands (``start_from_masks``) or cards (``start_from_cards``),
 small readers of it.
 
 Rules: ``docs/rules/palatinate_schafkopf.md#31-deal``. The hot path is written as small ``inline_njit``
@@ -9,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env.dealing import shuffle_pack
 from schafkopf_env.trumps import NUM_CARDS
-from trick_core.bits import bit, uniform_below
-from trick_core.jit import inline_njit
+from trick_core.bits import bit, shuffle_pack, uniform_below
+from trick_core.jit import inline_njit, njit, njit_no_refcount
 from trick_core.layout import card_mask
 
 from .layout import (
@@ -67,6 +67,12 @@ def forehand(state):
 
 
 @inline_njit
+def current_seat(state):
+    """The seat to act, -1 once the hand is over."""
+    return state[S_SEAT_TO_ACT]
+
+
+@inline_njit
 def is_solo(contract):
     """Solo, Heart Solo and the two Du: the declarer plays alone."""
     return contract >= CONTRACT_SOLO
@@ -90,9 +96,9 @@ def end_hand(state):
 
 
 @inline_njit
-def start_hand(state, params, dealer):
-    """A fresh hand with empty hands (``give`` fills them) under the rule options ``params``; all of the
-    state is cleared, so that a state is a function of the options, the deal and the actions alone."""
+def clear_hand(state, params, dealer):
+    """Everything of a fresh hand but its cards (``give`` deals them): the whole state cleared (so that it
+    is a function of the rule options ``params``, the deal and the actions alone), forehand to bid."""
     state[:] = 0
     for i in range(PARAMS_SIZE):
         state[S_PARAMS + i] = params[i]
@@ -125,18 +131,18 @@ def give(state, seat, card):
 
 
 @inline_njit
-def start_hand_with_cards(state, params, dealer, deal_cards):
-    """Start a hand from 32 card indices, seat 0's eight first."""
-    start_hand(state, params, dealer)
+def start_from_cards(state, params, dealer, deal_cards):
+    """Start a hand from a fixed deal: 32 card indices, seat 0's eight first."""
+    clear_hand(state, params, dealer)
     for seat in range(NUM_SEATS):
         for i in range(HAND_SIZE):
             give(state, seat, deal_cards[seat * HAND_SIZE + i])
 
 
 @inline_njit
-def start_hand_with_masks(state, params, dealer, hand_masks):
-    """Start a hand from four hand masks, seat by seat."""
-    start_hand(state, params, dealer)
+def start_from_masks(state, params, dealer, hand_masks):
+    """Start a hand from the four hands dealt, ``hand_masks`` seat by seat."""
+    clear_hand(state, params, dealer)
     for seat in range(NUM_SEATS):
         state[S_DEALT_HANDS + seat] = np.int64(hand_masks[seat])
         state[S_HANDS + seat] = np.int64(hand_masks[seat])
@@ -148,12 +154,31 @@ def deal_random_with(state, params, rng, dealer):
     -1 draws the dealer first (before the shuffle)."""
     if dealer < 0:
         dealer = uniform_below(rng, NUM_SEATS)
-    start_hand(state, params, dealer)
+    clear_hand(state, params, dealer)
     pack = SHUFFLE_SCRATCH
-    shuffle_pack(state, pack, NUM_CARDS, rng)
+    shuffle_pack(state, pack, NUM_CARDS, rng, False)
     for packet in range(NUM_CARDS // PACKET):
         seat = (dealer + 1 + packet) % NUM_SEATS
         for k in range(PACKET):
             give(state, seat, state[pack + packet * PACKET + k])
     for i in range(NUM_CARDS):
         state[pack + i] = 0
+
+
+@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
+def init_state(state, params, dealer, deal_cards):
+    """The contract's fixed deal: start a hand from ``deal_cards``, 32 card indices, seat 0's eight first"""
+    start_from_cards(state, params, dealer, deal_cards)
+
+
+@njit_no_refcount
+def deal_random(state, params, rng):
+    """The contract's random deal from the splitmix64 ``rng``: the dealer drawn first, then the pack
+    shuffled and dealt in packets of four from forehand (``deal_random_with``)."""
+    deal_random_with(state, params, rng, -1)
+
+
+@njit_no_refcount
+def deal_random_for_dealer(state, params, rng, dealer):
+    """The deal of a ``reset``, for ``dealer``: no dealer drawn, so the shuffle takes the stream's first draw."""
+    deal_random_with(state, params, rng, dealer)

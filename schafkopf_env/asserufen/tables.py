@@ -99,8 +99,6 @@ NUM_PHASES = 8
 PHASE_NAMES = ("bidding", "answer", "call", "trump", "contra_offer", "doubling_round", "play", "over")
 
 # --------------------------------------------------------------------------- card masks
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
 FULL_MASK = np.uint64((1 << NUM_CARDS) - 1)
 NON_TRUMP_ACES_MASK = np.uint64(sum(1 << (s * 8 + RANK_A) for s in (0, 1, 3)))
 NON_TRUMP_TENS_MASK = np.uint64(sum(1 << (s * 8 + RANK_10) for s in (0, 1, 3)))

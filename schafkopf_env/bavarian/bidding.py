@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env.trumps import HEARTS, NUM_SUITS, TRUMP_WENZ
-from trick_core.bits import ONE, bit
+from trick_core.bits import ONE, ZERO, bit
 from trick_core.jit import inline_njit
 from trick_core.layout import card_mask
 
@@ -47,7 +47,6 @@ from .tables import (
     SIE_LAUFENDE,
     SOLO,
     SOLO_TOUT,
-    ZERO,
 )
 
 

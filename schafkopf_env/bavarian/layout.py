@@ -2,13 +2,14 @@
 
 The state is one flat ``int64`` array laid out with ``trick_core.layout.StateLayout`` (the common fields
 first, under the names every game uses); bit masks are stored as ``int64`` and read back with
-``np.uint64(...)``. The observation offsets are the table of the env's docs page (``bavarian_v0``).
+``np.uint64(...)``. The observation is laid out by blocks (``observation_layout``, the table of the env's
+docs page ``bavarian_v0``; ``OBS_*`` the offsets the compiled ``observe`` writes at).
 """
 
 from __future__ import annotations
 
 from schafkopf_env.trumps import NUM_CARDS, NUM_SUITS
-from trick_core.layout import StateLayout
+from trick_core.layout import StateLayout, block_starts, fixed_observation_layout
 
 from .tables import NUM_BIDS, NUM_PHASES, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE
 
@@ -54,30 +55,56 @@ assert HISTORY_CAPACITY >= NUM_CARDS
 # --------------------------------------------------------------------------- observation
 # Seats are relative to the observer: 0 = itself, 1 = next to act after it (left), 2 = across, 3 = right.
 # Every entry is in [0, 1]. The env's docs page (bavarian_v0) shows this table.
-OBS_HAND = 0  # 32 cards held
-OBS_DEALER = OBS_HAND + NUM_CARDS  # 4 relative seat of the dealer
-OBS_TO_ACT = OBS_DEALER + NUM_SEATS  # 4 relative seat to act (zeros once over)
-OBS_PHASE = OBS_TO_ACT + NUM_SEATS  # 5 bidding, calling, choosing_trump, playing, over
-OBS_BIDS = OBS_PHASE + NUM_PHASES  # 4 x 7 each seat's bid (pass..sie); zeros: not bid yet
-OBS_CONTRACT = OBS_BIDS + NUM_SEATS * NUM_BIDS  # 6 rufer..sie once fixed
-OBS_DECLARER = OBS_CONTRACT + NUM_BIDS - 1  # 4 highest bidder so far
-OBS_TRUMP = OBS_DECLARER + NUM_SEATS  # 5 trump kind: suit E G H S, or Wenz (Unters only)
-OBS_CALLED_SUIT = OBS_TRUMP + NUM_SUITS + 1  # 4 called ace's suit E G H S (H never)
-OBS_PARTNER = OBS_CALLED_SUIT + NUM_SUITS  # 4 holder of the called ace, once this seat knows it
-OBS_CALLED_DONE = OBS_PARTNER + NUM_SEATS  # 1 the first trick led in the called suit is complete
-OBS_TRICK_LEADER = OBS_CALLED_DONE + 1  # 4 leader of the trick in progress
-OBS_TRICK = OBS_TRICK_LEADER + NUM_SEATS  # 4 x 32 card each seat played to the trick in progress
-OBS_PLAYED = OBS_TRICK + NUM_SEATS * NUM_CARDS  # 4 x 32 cards each seat played to completed tricks
-OBS_POINTS = OBS_PLAYED + NUM_SEATS * NUM_CARDS  # 4 card points taken / 120
-OBS_TRICKS_WON = OBS_POINTS + NUM_SEATS  # 4 tricks taken / 8
-OBS_SIZE_OBSERVATION = OBS_TRICKS_WON + NUM_SEATS
-# information_state adds perfect recall of the own deal and of every completed trick:
-OBS_DEALT_HAND = OBS_SIZE_OBSERVATION  # 32 the hand as dealt
-OBS_HISTORY = OBS_DEALT_HAND + NUM_CARDS  # 8 x (4 leader + 4 x 32 card of each seat)
 OBS_HISTORY_TRICK = NUM_SEATS + NUM_SEATS * NUM_CARDS
-OBS_SIZE_INFORMATION_STATE = OBS_HISTORY + NUM_TRICKS * OBS_HISTORY_TRICK
-# perfect adds every seat's cards:
-OBS_ALL_HANDS = OBS_SIZE_INFORMATION_STATE  # 4 x 32 cards each seat holds
-OBS_SIZE_PERFECT = OBS_ALL_HANDS + NUM_SEATS * NUM_CARDS
+"""One completed trick in the information state: its leader, then the card of each relative seat."""
+OBSERVATION_BLOCKS = (
+    ("hand", NUM_CARDS),  # cards held
+    ("dealer", NUM_SEATS),  # relative seat of the dealer
+    ("to_act", NUM_SEATS),  # relative seat to act (zeros once over)
+    ("phase", NUM_PHASES),  # bidding, calling, choosing_trump, playing, over
+    ("bids", NUM_SEATS * NUM_BIDS),  # each seat's bid (pass..sie); zeros: not bid yet
+    ("contract", NUM_BIDS - 1),  # rufer..sie once fixed
+    ("declarer", NUM_SEATS),  # highest bidder so far
+    ("trump", NUM_SUITS + 1),  # trump kind: suit E G H S, or Wenz (Unters only)
+    ("called_suit", NUM_SUITS),  # called ace's suit E G H S (H never)
+    ("partner", NUM_SEATS),  # holder of the called ace, once this seat knows it
+    ("called_done", 1),  # 1 the first trick led in the called suit is complete
+    ("leader", NUM_SEATS),  # leader of the trick in progress
+    ("trick", NUM_SEATS * NUM_CARDS),  # card each seat played to the trick in progress
+    ("played", NUM_SEATS * NUM_CARDS),  # cards each seat played to completed tricks
+    ("points", NUM_SEATS),  # card points taken / 120
+    ("tricks_won", NUM_SEATS),  # tricks taken / 8
+)
+INFORMATION_STATE_BLOCKS = (  # perfect recall of the own deal and of every completed trick
+    ("dealt_hand", NUM_CARDS),
+    ("trick_history", NUM_TRICKS * OBS_HISTORY_TRICK),
+)
+PERFECT_BLOCKS = (("hands", NUM_SEATS * NUM_CARDS),)  # every seat's cards
+observation_layout, observation_size = fixed_observation_layout(
+    (OBSERVATION_BLOCKS, INFORMATION_STATE_BLOCKS, PERFECT_BLOCKS)
+)
+_START = block_starts(observation_layout(None, 2))
+OBS_HAND = _START["hand"]
+OBS_DEALER = _START["dealer"]
+OBS_TO_ACT = _START["to_act"]
+OBS_PHASE = _START["phase"]
+OBS_BIDS = _START["bids"]
+OBS_CONTRACT = _START["contract"]
+OBS_DECLARER = _START["declarer"]
+OBS_TRUMP = _START["trump"]
+OBS_CALLED_SUIT = _START["called_suit"]
+OBS_PARTNER = _START["partner"]
+OBS_CALLED_DONE = _START["called_done"]
+OBS_TRICK_LEADER = _START["leader"]
+OBS_TRICK = _START["trick"]
+OBS_PLAYED = _START["played"]
+OBS_POINTS = _START["points"]
+OBS_TRICKS_WON = _START["tricks_won"]
+OBS_DEALT_HAND = _START["dealt_hand"]
+OBS_HISTORY = _START["trick_history"]
+OBS_ALL_HANDS = _START["hands"]
+"""The blocks' offsets, which the compiled ``observe`` writes at."""
 OBS_TYPE_OBSERVATION, OBS_TYPE_INFORMATION_STATE, OBS_TYPE_PERFECT = range(3)
-OBS_SIZES = (OBS_SIZE_OBSERVATION, OBS_SIZE_INFORMATION_STATE, OBS_SIZE_PERFECT)
+OBS_SIZE_OBSERVATION, OBS_SIZE_INFORMATION_STATE, OBS_SIZE_PERFECT = OBS_SIZES = tuple(
+    observation_size(None, obs_type) for obs_type in range(3)
+)

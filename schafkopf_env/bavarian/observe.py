@@ -1,4 +1,4 @@
-"""What each seat of Bavarian Schafkopf observes: the float32 observation vector (layout: ``layout.OBS_*``,
+"""What each seat of Bavarian Schafkopf observes: the float32 observation vector (blocks: ``layout.observation_layout``,
 the table of the env's docs page) holding all and only what the seat may know.
 """
 
@@ -37,7 +37,7 @@ def partner_known_to(state, observer):
 
 @njit_no_refcount
 def observe(state, seat, obs_type, out):
-    """Float32 observation of ``seat``: all and only what it may know (layout: the ``OBS_*`` table)."""
+    """Float32 observation of ``seat``: all and only what it may know (``layout.observation_layout``)."""
     out[:] = 0.0
     rel = (relative_seat(0, seat), relative_seat(1, seat), relative_seat(2, seat), relative_seat(3, seat))
     set_cards(out, layout.OBS_HAND, card_mask(state, layout.S_HANDS + seat))

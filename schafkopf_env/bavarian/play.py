@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, winning_position
-from trick_core.bits import bit, popcount
+from trick_core.bits import ZERO, bit, popcount
 from trick_core.jit import inline_njit
 from trick_core.layout import card_mask
 
@@ -32,7 +32,7 @@ from .layout import (
 )
 from .scoring import is_tout
 from .state import end_hand
-from .tables import ACE_OF_SUIT, NUM_SEATS, NUM_TRICKS, PLAIN_SUIT_MASK, RUFER, ZERO
+from .tables import ACE_OF_SUIT, NUM_SEATS, NUM_TRICKS, PLAIN_SUIT_MASK, RUFER
 
 
 @inline_njit

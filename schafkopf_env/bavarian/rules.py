@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from trick_core.bits import ZERO, random_bit
-from trick_core.jit import inline_njit
+from trick_core.bits import ZERO, random_bit, write_action_mask
+from trick_core.jit import inline_njit, njit_no_refcount
 from trick_core.layout import card_mask, record_action
 
 from .bidding import bid, call_ace, legal_bid_bits, legal_call_bits, legal_trump_bits, name_trump
@@ -21,6 +21,7 @@ from .tables import (
     CALL_ACTION_BASE,
     CALLABLE_SUITS,
     CARD_ACTION_BASE,
+    NUM_ACTIONS,
     PHASE_BIDDING,
     PHASE_CALLING,
     PHASE_PLAYING,
@@ -67,3 +68,17 @@ def apply(state, action):
 def random_step(state, rng):
     """Apply a uniformly random legal action (drawn with ``uniform_below`` over the legal bits)."""
     apply(state, random_bit(rng, legal_action_bits(state)))
+
+
+@njit_no_refcount
+def legal_action_mask(state, out):
+    """The contract's legal actions: the int8 ``out`` over all 46 actions (cards, bids, aces to call, solo
+    suits), from the one word of ``legal_action_bits``; zeros once over."""
+    write_action_mask(legal_action_bits(state), out, NUM_ACTIONS)
+
+
+@njit_no_refcount
+def apply_action(state, action):
+    """The contract's step, for callers outside the playouts' inlined ``random_step`` (the env, the replay, the
+    solver): ``apply`` compiled on its own, unchecked (callers check legality with the mask)."""
+    apply(state, action)

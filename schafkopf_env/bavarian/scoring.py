@@ -6,7 +6,7 @@ Rules: ``docs/rules/bavarian_schafkopf.md#5-scoring``.
 from __future__ import annotations
 
 from schafkopf_env.trumps import consecutive_top_trumps
-from trick_core.jit import inline_njit
+from trick_core.jit import inline_njit, njit_no_refcount
 
 from .layout import (
     S_CONTRACT,
@@ -101,3 +101,9 @@ def settle(state, out):
     for seat in range(NUM_SEATS):
         out[seat] = -sign * value
     out[declarer] = 3.0 * sign * value
+
+
+@njit_no_refcount
+def settlement(state, out):
+    """The contract's settlement: ``settle`` compiled on its own (units per seat, zeros unless over)."""
+    settle(state, out)

@@ -1,4 +1,5 @@
-"""Starting and ending a hand of Bavarian Schafkopf: the deal, the cleared state, small readers.
+"""Starting and ending a hand of Bavarian Schafkopf: the deal, the cleared state (``clear_hand``), a hand
+started from its dealt hands (``start_from_masks``) or cards (``start_from_cards``), small readers.
 
 The hot path (one random hand is ~37 steps of a few dozen instructions each) is written as small
 ``inline_njit`` helpers that numba inlines into the entry points of ``kernel`` (``trick_core.jit``
@@ -9,19 +10,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env.dealing import shuffle_pack
 from schafkopf_env.trumps import NUM_CARDS
-from trick_core.bits import bit, uniform_below
-from trick_core.jit import inline_njit
+from trick_core.bits import ZERO, bit, shuffle_pack, uniform_below
+from trick_core.jit import inline_njit, njit, njit_no_refcount
 
 from . import layout
-from .tables import HAND_SIZE, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE, PASS, PHASE_BIDDING, PHASE_OVER, ZERO
+from .tables import HAND_SIZE, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE, PASS, PHASE_BIDDING, PHASE_OVER
 
 
 @inline_njit
 def forehand(state):
     """The seat after the dealer: it bids first and leads the first trick."""
     return (state[layout.S_DEALER] + 1) % NUM_SEATS
+
+
+@inline_njit
+def current_seat(state):
+    """The seat to act, -1 once the hand is over."""
+    return state[layout.S_SEAT_TO_ACT]
 
 
 @inline_njit
@@ -43,9 +49,9 @@ def hands_of(cards, offset):
 
 
 @inline_njit
-def start_hand(state, params, dealer, h0, h1, h2, h3):
-    """Clear the whole state (so that it is a function of the deal and the actions alone) and start the
-    bidding with the four hands dealt."""
+def clear_hand(state, params, dealer):
+    """Everything of a fresh hand but its cards: the whole state cleared (so that it is a function of the
+    rule options ``params``, the deal and the actions alone), ``dealer`` set, forehand to bid."""
     state[:] = 0
     for i in range(PARAMS_SIZE):
         state[layout.S_PARAMS + i] = params[i]
@@ -58,10 +64,6 @@ def start_hand(state, params, dealer, h0, h1, h2, h3):
     state[layout.S_TRUMP_KIND] = -1
     state[layout.S_CALLED_SUIT] = -1
     state[layout.S_PARTNER] = -1
-    state[layout.S_DEALT_HANDS] = state[layout.S_HANDS] = np.int64(h0)
-    state[layout.S_DEALT_HANDS + 1] = state[layout.S_HANDS + 1] = np.int64(h1)
-    state[layout.S_DEALT_HANDS + 2] = state[layout.S_HANDS + 2] = np.int64(h2)
-    state[layout.S_DEALT_HANDS + 3] = state[layout.S_HANDS + 3] = np.int64(h3)
     for seat in range(NUM_SEATS):
         state[layout.S_BIDS + seat] = -1
     for i in range(NUM_TRICKS * layout.TRICK_RECORD):
@@ -69,16 +71,46 @@ def start_hand(state, params, dealer, h0, h1, h2, h3):
 
 
 @inline_njit
-def start_from_masks(state, params, dealer, hands):
-    start_hand(state, params, dealer, hands[0], hands[1], hands[2], hands[3])
+def start_from_masks(state, params, dealer, hand_masks):
+    """Start a hand (bidding) from the four hands dealt, ``hand_masks`` seat by seat (an array or a tuple)."""
+    clear_hand(state, params, dealer)
+    state[layout.S_DEALT_HANDS] = state[layout.S_HANDS] = np.int64(hand_masks[0])
+    state[layout.S_DEALT_HANDS + 1] = state[layout.S_HANDS + 1] = np.int64(hand_masks[1])
+    state[layout.S_DEALT_HANDS + 2] = state[layout.S_HANDS + 2] = np.int64(hand_masks[2])
+    state[layout.S_DEALT_HANDS + 3] = state[layout.S_HANDS + 3] = np.int64(hand_masks[3])
+
+
+@inline_njit
+def start_from_cards(state, params, dealer, deal_cards):
+    """Start a hand from a fixed deal: 32 card indices, seat 0's eight cards first, then seat 1's..."""
+    start_from_masks(state, params, dealer, hands_of(deal_cards, 0))
 
 
 @inline_njit
 def deal_random_with(state, params, rng, dealer):
     """Shuffle (Fisher-Yates), deal, start; ``dealer`` -1 draws the dealer too (after the shuffle)."""
     pack = layout.SHUFFLE_SCRATCH
-    shuffle_pack(state, pack, NUM_CARDS, rng)
+    shuffle_pack(state, pack, NUM_CARDS, rng, False)
     if dealer < 0:
         dealer = uniform_below(rng, NUM_SEATS)
-    h0, h1, h2, h3 = hands_of(state, pack)
-    start_hand(state, params, dealer, h0, h1, h2, h3)
+    start_from_masks(state, params, dealer, hands_of(state, pack))
+
+
+@njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
+def init_state(state, params, dealer, deal_cards):
+    """The contract's fixed deal: start a hand from ``deal_cards``, 32 card indices, seat 0's eight cards
+    first, then seat 1's..."""
+    start_from_cards(state, params, dealer, deal_cards)
+
+
+@njit_no_refcount
+def deal_random(state, params, rng):
+    """The contract's random deal from the splitmix64 ``rng``: the pack shuffled, then the dealer drawn, the
+    eight cards of each seat in pack order."""
+    deal_random_with(state, params, rng, -1)
+
+
+@njit_no_refcount
+def deal_random_for_dealer(state, params, rng, dealer):
+    """The deal of a ``reset``: as ``deal_random``, for ``dealer`` (the same shuffle: no dealer draw)."""
+    deal_random_with(state, params, rng, dealer)

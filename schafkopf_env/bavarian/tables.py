@@ -66,8 +66,6 @@ NUM_PHASES = 5
 PHASE_NAMES = ("bidding", "calling", "choosing_trump", "playing", "over")
 
 # --------------------------------------------------------------------------- card masks
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
 FULL_MASK = np.uint64((1 << NUM_CARDS) - 1)
 OBER_UNTER_MASK = np.uint64(sum(1 << (s * NUM_RANKS + r) for s in range(NUM_SUITS) for r in (RANK_O, RANK_U)))
 PLAIN_SUIT_MASK = np.array(

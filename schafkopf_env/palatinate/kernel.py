@@ -7,7 +7,7 @@ here; the rules themselves live in the modules of this package, by concern:
 | module | holds |
 |---|---|
 | ``tables`` | seats, contracts, actions and their strings, phases, ``make_params`` |
-| ``layout`` | the state array's fields and the observation's blocks (``observation_blocks``) |
+| ``layout`` | the state array's fields and the observation's blocks (``observation_layout``) |
 | ``state`` | the active seats, dealing, starting and ending a hand |
 | ``bidding`` | round one (the solo kinds), round two (the simple game, its discards), naming trump |
 | ``schenken`` | the opponents' offer to give up and the declarer's answer |
@@ -20,10 +20,10 @@ here; the rules themselves live in the modules of this package, by concern:
 | ``heuristic`` | the playout policy of the ``pimc`` agent |
 | ``reference`` | the plain-Python twin of the rules the kernel is tested against |
 
-The entry points of the contract are defined where their rules live (``init_state`` and ``deal_random``
-in ``state``, ``legal_action_mask`` and ``apply_action`` in ``rules``, ``settlement`` in ``scoring``,
-``observe``) and re-exported here. The rules are those of ``docs/rules/palatinate_schafkopf.md``
-(sections 1 and 2).
+The entry points of the contract are defined where their rules live (``init_state``, ``deal_random``
+and ``current_seat`` in ``state``, ``legal_action_mask`` and ``apply_action`` in ``rules``, ``settlement``
+in ``scoring``, ``observe``) and imported here. The rules are those of
+``docs/rules/palatinate_schafkopf.md`` (sections 1 and 2).
 
 **Fixed deals.** ``init_state(state, params, dealer, deal_cards)``: ``deal_cards`` holds 32 card indices,
 the ten cards of each *active* seat in increasing seat number, then the two skat cards.
@@ -32,20 +32,12 @@ the ten cards of each *active* seat in increasing seat number, then the two skat
 from __future__ import annotations
 
 from schafkopf_env.trumps import CARD_POINTS, NUM_CARDS  # noqa: F401  (re-exported for the tests and agents)
-from trick_core.jit import inline_njit
 
 from .layout import *  # noqa: F403  (re-exported: the state and observation layout)
-from .layout import S_SEAT_TO_ACT
 from .observe import observe  # noqa: F401
 from .play import legal_card_bits  # noqa: F401
 from .resample import *  # noqa: F403  (re-exported: the resampling protocol of trick_core.drivers)
 from .rules import apply_action, is_legal, legal_action_bits, legal_action_mask, random_step  # noqa: F401
 from .scoring import declarer_card_points, hand_value, hoch_count, settlement  # noqa: F401
-from .state import deal_random, init_state  # noqa: F401
+from .state import current_seat, deal_random, init_state  # noqa: F401
 from .tables import *  # noqa: F403  (re-exported: the game's constants and make_params)
-
-
-@inline_njit
-def current_seat(state):
-    """The seat to act, ``-1`` once the hand is over."""
-    return state[S_SEAT_TO_ACT]

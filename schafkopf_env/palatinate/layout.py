@@ -4,9 +4,9 @@ The state is one flat ``int64`` array laid out with ``trick_core.layout.StateLay
 first, under the names every game uses); bit masks are stored as ``int64`` and read back with
 ``np.uint64(...)``. Per-seat fields have ``MAX_SEATS`` entries, indexed by seat number.
 
-The observation depends on ``players`` and ``max_doublings``, so its layout is a function:
-``observation_blocks`` lists its blocks in the order the kernel writes them (the table of the env's docs
-page, ``schafkopf_env.palatinate_v0``, is the default configuration's).
+The observation depends on ``players`` and ``max_doublings``: ``observation_layout(params, obs_type)`` lists
+its blocks in the order the kernel writes them (the table of the env's docs page,
+``schafkopf_env.palatinate_v0``, is the default configuration's).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 from trick_core.layout import StateLayout
 
 from .tables import (
-    CONTRACT_NAMES,
     MAX_DOUBLINGS_LIMIT,
     MAX_SEATS,
     NUM_ACTIVE,
@@ -24,7 +23,6 @@ from .tables import (
     PARAM_MAX_DOUBLINGS,
     PARAM_PLAYERS,
     PARAMS_SIZE,
-    PHASE_NAMES,
 )
 
 # --------------------------------------------------------------------------- state
@@ -88,53 +86,45 @@ CARDS = 32
 """Entries of a card block (one per card)."""
 
 
-def observation_blocks(players: int, max_doublings: int, obs_type: int) -> list[tuple[str, int, str]]:
-    """The observation vector as ``(name, size, meaning)`` blocks in order (the kernel writes them so).
+def observation_layout(params, obs_type: int) -> list[tuple[str, int]]:
+    """The observation vector as ``(name, size)`` blocks in the order ``observe`` writes them; it depends on
+    the rule options ``players`` and ``max_doublings`` of ``params``. The docs page's table says what each
+    block holds, with its indices for the default configuration.
 
     Positions are relative to the observing seat: position 0 is the seat itself, 1 the next seat
     clockwise, and so on (``players`` positions; with four the dealer who sits out has one too).
     """
-    n = players
+    n = int(params[PARAM_PLAYERS])
+    max_doublings = int(params[PARAM_MAX_DOUBLINGS])
     blocks = [
-        ("dealer", n, "one-hot position of the dealer"),
-        ("to_act", n, "one-hot position of the player to act (zeros once over)"),
-        ("phase", NUM_PHASES, "one-hot phase: " + ", ".join(PHASE_NAMES)),
-        ("hand", CARDS, "own cards held now (with the skat while a simple-game declarer discards)"),
-        ("bid_one", n * 4 + n, "per position: pass, solo, heart_solo, solo_du, heart_solo_du (round one)"),
-        ("bid_two", n * 2, "per position: pass, simple (round two)"),
-        ("declarer", n, "one-hot position of the declarer"),
-        ("contract", NUM_CONTRACTS, "one-hot: " + ", ".join(CONTRACT_NAMES)),
-        ("trump", 4, "one-hot trump suit C, S, H, D"),
-        ("skat_taken", CARDS, "the skat the declarer picked up (simple game; the declarer only)"),
-        ("discards", CARDS, "the declarer's discards (simple game; the declarer only)"),
-        ("schenken", n * 2, "per position: schenken, no_schenken"),
-        ("schenken_answer", 2, "the declarer's accept, refuse"),
-        (
-            "doublings",
-            max_doublings * (n + 3),
-            "per doubling k (up to max_doublings): one-hot position of the doubler, "
-            "then one-hot cards on the table in trick 1 when it was said (0, 1, 2)",
-        ),
-        ("played", n * CARDS, "per position: the cards it has played"),
-        ("trick", n * CARDS, "per position: its card in the trick in progress"),
-        ("leader", n, "one-hot position of the leader of the trick in progress"),
-        ("points", n, "per position: card points in its tricks / 120"),
-        ("tricks_won", n, "per position: tricks won / 10"),
+        ("dealer", n),
+        ("to_act", n),
+        ("phase", NUM_PHASES),
+        ("hand", CARDS),
+        ("bid_one", n * 4 + n),
+        ("bid_two", n * 2),
+        ("declarer", n),
+        ("contract", NUM_CONTRACTS),
+        ("trump", 4),
+        ("skat_taken", CARDS),
+        ("discards", CARDS),
+        ("schenken", n * 2),
+        ("schenken_answer", 2),
+        ("doublings", max_doublings * (n + 3)),
+        ("played", n * CARDS),
+        ("trick", n * CARDS),
+        ("leader", n),
+        ("points", n),
+        ("tricks_won", n),
     ]
     if obs_type >= OBS_TYPE_INFORMATION_STATE:
-        blocks.append(
-            (
-                "trick_history",
-                NUM_TRICKS * (n + n * CARDS),
-                "per trick 1..10: one-hot position of its leader, then per position the card it played",
-            )
-        )
+        blocks.append(("trick_history", NUM_TRICKS * (n + n * CARDS)))
     if obs_type == OBS_TYPE_PERFECT:
-        blocks.append(("hands", n * CARDS, "per position: the cards it holds now"))
-        blocks.append(("skat", CARDS, "the two skat cards as dealt"))
+        blocks.append(("hands", n * CARDS))
+        blocks.append(("skat", CARDS))
     return blocks
 
 
-def observation_size(players: int, max_doublings: int, obs_type: int) -> int:
-    """Entries of the observation vector (the sum of ``observation_blocks``)."""
-    return sum(size for _, size, _ in observation_blocks(players, max_doublings, obs_type))
+def observation_size(params, obs_type: int) -> int:
+    """Entries of the observation vector (the sum of ``observation_layout``)."""
+    return sum(size for _, size in observation_layout(params, obs_type))

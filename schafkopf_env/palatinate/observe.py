@@ -1,5 +1,5 @@
 """What each seat of Palatinate Schafkopf observes: the float32 observation vector (blocks:
-``layout.observation_blocks``, the table of the env's docs page) holding all and only what the seat may
+``layout.observation_layout``, the table of the env's docs page) holding all and only what the seat may
 know — the skat a simple-game declarer picked up and their discards only for the declarer, the skat of a
 solo for nobody (decision P11).
 """
@@ -35,7 +35,7 @@ def _put_mask(out, offset, mask):
 
 @njit
 def observe(state, seat, obs_type, out):
-    """The float32 observation of ``seat`` (layout: ``observation_blocks``); ``obs_type`` 0 observation,
+    """The float32 observation of ``seat`` (blocks: ``layout.observation_layout``); ``obs_type`` 0 observation,
     1 information_state, 2 perfect. Holds all and only what the seat may know (all for ``perfect``)."""
     out[:] = 0.0
     n = state[layout.S_PLAYERS]

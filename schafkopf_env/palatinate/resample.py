@@ -44,7 +44,7 @@ from .layout import (
     TRICK_LOG_ENTRY,
 )
 from .rules import apply_action, is_legal
-from .state import clear_hand, start_bidding
+from .state import start_from_masks
 from .tables import CONTRACT_SIMPLE, DISCARD_ACTION_BASE, FULL_DECK, MAX_SEATS, NUM_ACTIVE, PARAMS_SIZE, SKAT_SIZE
 
 __all__ = RESAMPLING_PROTOCOL
@@ -96,11 +96,7 @@ def _two_random_cards(mask, rng):
 @njit
 def _replay(out_state, params, dealer, dealt, skat, history, length):
     """Start a hand from the given cards and replay ``history``; False if any action is illegal."""
-    clear_hand(out_state, params, dealer)
-    for seat in range(MAX_SEATS):
-        out_state[S_DEALT_HANDS + seat] = np.int64(dealt[seat])
-    out_state[S_SKAT] = np.int64(skat)
-    start_bidding(out_state)
+    start_from_masks(out_state, params, dealer, dealt, skat)
     for i in range(length):
         if not is_legal(out_state, history[i]):
             return False

@@ -1,5 +1,6 @@
 """Starting and ending a hand of Palatinate Schafkopf: the seats taking part, the deal (the kernel's
-``init_state`` and ``deal_random``), the cleared state.
+``init_state`` and ``deal_random``), the cleared state (``clear_hand``), a hand started from its dealt hands
+(``start_from_masks``, the resampling's).
 
 Rules: ``docs/rules/palatinate_schafkopf.md#21-deal`` and ``#26-a-fourth-player``.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from schafkopf_env.trumps import NUM_CARDS
-from trick_core.bits import ZERO, bit, uniform_below_modulo
+from trick_core.bits import ZERO, bit, shuffle_pack, uniform_below_modulo
 from trick_core.jit import inline_njit, njit, njit_no_refcount
 from trick_core.layout import card_mask
 
@@ -98,9 +99,26 @@ def start_bidding(state):
 
 
 @inline_njit
+def current_seat(state):
+    """The seat to act, ``-1`` once the hand is over."""
+    return state[S_SEAT_TO_ACT]
+
+
+@inline_njit
 def end_hand(state):
     state[S_PHASE] = PHASE_OVER
     state[S_SEAT_TO_ACT] = -1
+
+
+@njit_no_refcount
+def start_from_masks(state, params, dealer, hand_masks, skat):
+    """Start a hand (bidding) from the hands dealt, ``hand_masks`` seat by seat (0 for a seat dealt none),
+    and the ``skat`` mask."""
+    clear_hand(state, params, dealer)
+    for seat in range(MAX_SEATS):
+        state[S_DEALT_HANDS + seat] = np.int64(hand_masks[seat])
+    state[S_SKAT] = np.int64(skat)
+    start_bidding(state)
 
 
 @njit
@@ -134,10 +152,8 @@ def deal_random(state, params, rng):
     players = params[PARAM_PLAYERS]
     dealer = uniform_below_modulo(rng, players)
     clear_hand(state, params, dealer)
-    deck = np.arange(NUM_CARDS)
-    for i in range(NUM_CARDS - 1, 0, -1):
-        j = uniform_below_modulo(rng, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    deck = np.empty(NUM_CARDS, dtype=np.int64)
+    shuffle_pack(deck, 0, NUM_CARDS, rng, True)
     top = 0
     for packet in DEAL_PACKETS:
         if packet == 0:

@@ -1,5 +1,6 @@
 """No peeking: two tables that differ only in cards a seat cannot see get the same decision from the same
-seeded agent (the agent's view is ``observe`` plus ``resample_from_infostate``, nothing else)."""
+seeded agent (the agent's view is ``observe`` plus ``resample_from_infostate`` and ``sampled_kernel_state``,
+nothing else)."""
 
 import numpy as np
 import pytest
@@ -122,6 +123,28 @@ def test_agent_decides_the_same_on_twin_tables(game, config, name, kwargs):
         if name in ("pimc", "pimc_neural", "ismcts", "pimc_dd"):
             np.testing.assert_array_equal(first.action_values(table, agent), second.action_values(twin, agent))
         assert first.act(table, agent) == second.act(twin, agent)
+
+
+@pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
+def test_sampled_kernel_state_is_the_same_on_twin_tables(game, config):
+    """The search agents' world (``sampled_kernel_state``): two tables that differ only in cards the acting
+    seat cannot see give the same array for the same seed or generator, and it is the kernel state of
+    ``resample_from_infostate``'s world, drawn from the generator alike (so the agents' choices are those
+    they made on that world)."""
+    redealt = 0
+    for index, (table, twin) in enumerate(decision_points(game, config, count=8, seed=23)):
+        agent = table.agent_selection
+        state = table.unwrapped.sampled_kernel_state(agent, index)
+        np.testing.assert_array_equal(state, twin.unwrapped.sampled_kernel_state(agent, index))
+        np.testing.assert_array_equal(state, table.unwrapped.resample_from_infostate(agent, index).kernel_state())
+        generators = [np.random.default_rng(index) for _ in range(3)]
+        from_table = table.unwrapped.sampled_kernel_state(agent, generators[0])
+        np.testing.assert_array_equal(from_table, twin.unwrapped.sampled_kernel_state(agent, generators[1]))
+        world = table.unwrapped.resample_from_infostate(agent, generators[2])
+        np.testing.assert_array_equal(from_table, world.kernel_state())
+        assert len({int(g.integers(2**62)) for g in generators}) == 1, "the three generators were drawn unlike"
+        redealt += not np.array_equal(state, table.unwrapped.kernel_state())
+    assert redealt > 0, "every sampled state was the real table's: the comparison above proves nothing"
 
 
 def test_pimc_values_do_depend_on_what_the_seat_knows():

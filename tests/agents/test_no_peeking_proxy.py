@@ -1,8 +1,8 @@
 """No peeking at any decision: every built-in agent plays whole hands of every game at every seat, handed
 only its seat's ``SeatView`` (what the arena hands it) with a recorder of refusals. Every attempt to reach
 what the seat may not see — ``state()``, ``kernel_state()``, ``game_record()``, ``clone()``, another seat's
-observation or sampled world, a perfect observation, private attributes, writing to the view — is
-recorded, even one the agent catches and ignores, and fails the test. At a few decisions of each hand the
+observation, sampled world or sampled kernel state, a perfect observation, private attributes, writing to
+the view — is recorded, even one the agent catches and ignores, and fails the test. At a few decisions of each hand the
 agent also decides, with the same seed, on a twin table dealt differently only in cards the seat cannot
 see, through the same kind of view: the decision must be the same.
 
@@ -145,6 +145,7 @@ def test_every_route_to_hidden_state_is_recorded():
         "state (env)": lambda: view.state(),
         "observe for another seat": lambda: view.observe(other),
         "resample_from_infostate for another seat": lambda: view.unwrapped.resample_from_infostate(other, 0),
+        "sampled_kernel_state for another seat": lambda: view.unwrapped.sampled_kernel_state(other, 0),
         "perfect observation": lambda: view.observe(me),
         "perfect observation (unwrapped)": lambda: view.unwrapped.observe(me),
         "setting agent_selection": lambda: setattr(view, "agent_selection", other),
@@ -155,6 +156,7 @@ def test_every_route_to_hidden_state_is_recorded():
             attempt()
     assert [what for agent, what in refusals] == [
         "state", "kernel_state", "game_record", "clone", "_state", "state", "observe for another seat",
-        "resample_from_infostate for another seat", "perfect observation", "perfect observation",
+        "resample_from_infostate for another seat", "sampled_kernel_state for another seat",
+        "perfect observation", "perfect observation",
         "setting agent_selection", "deleting _access"]
     assert {agent for agent, _ in refusals} == {me}

@@ -6,7 +6,7 @@ import pytest
 from agents import make
 from agents.arena import run_matches
 from agents.search.pimc_random import action_family
-from trick_core.registry import make_env
+from trick_core.registry import game_spec, make_env
 
 
 @pytest.mark.parametrize(
@@ -26,7 +26,8 @@ from trick_core.registry import make_env
     ],
 )
 def test_action_families(name, is_card, family):
-    assert action_family(name, is_card) == family
+    """Talk is what the game's spec calls talk (Knüffeln's ``talk_actions``)."""
+    assert action_family(name, is_card, game_spec("knuffeln").is_talk(name)) == family
 
 
 def test_pimc_values_cover_every_legal_action_from_the_own_seat():

@@ -38,6 +38,7 @@ ROUTES = {
     "observe(other seat)": lambda env, me, other: env.observe(other),
     "unwrapped.observe(other seat)": lambda env, me, other: env.unwrapped.observe(other),
     "resample for another seat": lambda env, me, other: env.unwrapped.resample_from_infostate(other, 0),
+    "sampled kernel state for another seat": lambda env, me, other: env.unwrapped.sampled_kernel_state(other, 0),
     "vars(view)": lambda env, me, other: vars(env),
     "view.__dict__": lambda env, me, other: env.__dict__,
     "unwrapped.__dict__": lambda env, me, other: env.unwrapped.__dict__,

@@ -5,7 +5,8 @@ every card its seat cannot see, derived independently of the games' tables of wh
 - **twin tables**: a table and a twin that differs from it only in cards the seat cannot see (a world
   resampled for that seat, replayed on a fresh table) give that seat the same public record, at every
   step of whole hands of every game, registered variant and talk mode, for every seat. A table that
-  forgot to hide a card fails (``test_a_missing_entry_of_the_table_is_caught``);
+  forgot to hide a card fails (``test_a_missing_entry_of_the_table_is_caught``). They also give it the
+  same sampled kernel state for the same seed (``sampled_kernel_state``, the search agents' world);
 - **against the rules**: what is hidden agrees with the compiled rule the Knüffeln resampling uses
   (``resample.hidden_from``) and with Palatinate's rules (only the declarer sees its discards), so that
   nothing public is hidden either;
@@ -99,6 +100,29 @@ def compare_twins(game: str, config: dict, hands: int, seed: int):
                 break
             env.step(biased_action(env, rng))
     return None, masked, differing
+
+
+@pytest.mark.parametrize(("game", "config"), CONFIGS, ids=CONFIG_IDS)
+def test_twin_tables_give_a_seat_the_same_sampled_kernel_state(game, config):
+    """What the search agents hand to compiled code depends only on what the seat knows: at every step of a
+    hand (a match: its first ``MATCH_STEPS`` actions, into its second hand), every seat gets the same
+    ``sampled_kernel_state`` for the same seed from the table and from a twin table."""
+    env = make_env(game, **config)
+    rng = np.random.default_rng(6)
+    env.reset(seed=600)
+    compared = 0
+    for _ in range(MATCH_STEPS if config.get("match") else 10**6):
+        if all(env.terminations.values()):
+            break
+        for agent in env.possible_agents:
+            twin = twin_table(env, game, config, agent, int(rng.integers(2**31)))
+            seed = int(rng.integers(2**31))
+            sampled = env.unwrapped.sampled_kernel_state(agent, seed)
+            assert np.array_equal(sampled, twin.unwrapped.sampled_kernel_state(agent, seed)), (
+                f"{agent} after {env.unwrapped.game_record()['actions']}")
+            compared += twin.unwrapped.state()["hands"] != env.unwrapped.state()["hands"]
+        env.step(biased_action(env, rng))
+    assert compared > 0, "no twin differed from the table: nothing was compared"
 
 
 @pytest.mark.parametrize(("game", "config"), CONFIGS, ids=CONFIG_IDS)

@@ -40,6 +40,7 @@ def test_the_view_offers_what_the_contract_promises(game):
     assert view.unwrapped.string_to_action(name) == env.unwrapped.legal_actions()[0]
     world = view.unwrapped.resample_from_infostate(agent, 1)
     assert world.observe(agent)["action_mask"].tolist() == observation["action_mask"].tolist()
+    assert np.array_equal(view.unwrapped.sampled_kernel_state(agent, 1), world.kernel_state())
     # The view hands out its own seat's public record, which hides what the seat did not see (whether it
     # does is tests/arena/test_public_record.py's: twin tables, the rules, a hostile reader).
     record = view.unwrapped.public_record()

@@ -32,6 +32,7 @@ class SeatRecorder:
         self.rng = np.random.default_rng(seed)
 
     def act(self, view, agent: str) -> int:
+        view.unwrapped.sampled_kernel_state(agent, 0)  # the search agents' call: refused on another seat's view
         legal = view.unwrapped.legal_actions()
         action = legal[int(self.rng.integers(len(legal)))]
         DECISIONS.append({"label": self.name, "asked_for": agent, "view_of": view.unwrapped.seat_agent,

@@ -62,13 +62,11 @@ def test_spaces_and_sizes():
     assert len(set(K.ACTION_NAMES)) == K.NUM_ACTIONS
 
 
-def test_docstring_observation_table_matches_the_kernel_layout():
-    at = 0
-    for segments in (K.OBSERVATION_SEGMENTS, K.INFORMATION_STATE_SEGMENTS, K.PERFECT_SEGMENTS):
-        for name, size in segments:
-            assert f"| {at}..{at + size - 1} | {name} |" in asserufen_v0.__doc__, name
-            at += size
-    assert at == K.OBS_SIZE_PERFECT
+def test_docs_state_the_observation_sizes():
+    """The docs page states each observation type's size (its table is checked against the kernel's layout
+    in ``tests/core/test_env_docs.py``)."""
+    for size in K.OBS_SIZES:
+        assert f"({size} entries" in asserufen_v0.__doc__
 
 
 def test_action_strings_round_trip():

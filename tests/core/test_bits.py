@@ -10,6 +10,7 @@ from trick_core.bits import (
     popcount,
     random_bit,
     rng_next,
+    shuffle_pack,
     uniform01,
     uniform_below,
     uniform_below_modulo,
@@ -51,6 +52,23 @@ def test_the_two_reductions_are_the_documented_formulas_of_one_stream():
 def test_splitmix64_matches_its_published_first_output():
     """splitmix64 seeded with 0 (Vigna's reference implementation) first returns 0xE220A8397B1DCDAF."""
     assert int(rng_next(make_rng(0))) == 0xE220A8397B1DCDAF
+
+
+@pytest.mark.parametrize("modulo", [False, True])
+def test_shuffle_pack_is_fisher_yates_from_the_top_with_the_chosen_reduction(modulo):
+    """Cards 0..n-1 laid out at the offset and swapped from the top down, each swap drawn from the one
+    stream by ``uniform_below_modulo`` or ``uniform_below``: the same permutation as that loop in Python,
+    the entries around the pack untouched."""
+    for seed in range(20):
+        pack = np.full(40, -7, dtype=np.int64)
+        shuffle_pack(pack, 5, 32, make_rng(seed), modulo)
+        stream, expected = make_rng(seed), list(range(32))
+        for i in range(31, 0, -1):
+            bits = int(rng_next(stream))
+            j = bits % (i + 1) if modulo else ((bits >> 32) * (i + 1)) >> 32
+            expected[i], expected[j] = expected[j], expected[i]
+        assert pack[5:37].tolist() == expected
+        assert (pack[:5] == -7).all() and (pack[37:] == -7).all()
 
 
 def test_random_bit_only_returns_set_bits():

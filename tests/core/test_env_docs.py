@@ -1,6 +1,6 @@
 """The env modules' docstrings are their docs pages: the same headings in every game, the arguments they
-list are the constructor's, and Knüffeln's observation index table and sizes are the kernel's layout (the
-Schafkopf tables are checked in each game's ``test_env``)."""
+list are the constructor's, and every observation table is the kernel's ``observation_layout`` (Knüffeln's
+sizes too; the Schafkopf sizes are checked in each game's ``test_env``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import re
 import pytest
 
 from knuffeln_env import knuffeln_v0
-from knuffeln_env.knuffeln import kernel as knuffeln_kernel
 from trick_core.env_options import ENV_OPTION_DEFAULTS, OBSERVATION_TYPES
-from trick_core.registry import GAME_NAMES, game_spec
+from trick_core.registry import GAME_NAMES, game_spec, kernel_module
 
 HEADINGS = ["Arguments", "Observation space", "Action space", "Rewards", "Deals and records", "Version history"]
 
@@ -51,27 +50,18 @@ def test_the_arguments_listed_are_the_constructors(game):
         module.env(no_such_option=1)
 
 
-def _size(expression: str, n: int, c: int) -> int:
-    return eval(expression.replace("·", "*").replace("n", str(n)).replace("c", str(c)), {})  # digits and + *
-
-
-def test_knuffeln_index_table_is_the_kernel_layout():
-    """Each row starts where the one before ended and at the start of a layout section; the talk row, last,
-    ends where the talk section does (four players, the lexicon)."""
-    rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", _section(knuffeln_v0.__doc__, "Observation space"), flags=re.M)
-    params = knuffeln_kernel.make_params(talk="lexicon")
-    starts, at = [], 0
-    for _, size in knuffeln_kernel.observation_layout(params, 0):
-        starts.append(at)
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_observation_table_is_the_kernel_layout(game):
+    """The docs page's observation table lists the blocks of ``kernel.observation_layout`` of the default
+    configuration, every block of the ``perfect`` type, in order: each row's block name and indices."""
+    kernel = kernel_module(game)
+    rows = re.findall(r"^\| ([^|]+?) \| (\d+)\.\.(\d+) \|", _section(_doc(game), "Observation space"), flags=re.M)
+    expected, at = [], 0
+    for name, size in kernel.observation_layout(kernel.make_params(), 2):
+        expected.append((name, str(at), str(at + size - 1)))
         at += size
-    n, c = 4, knuffeln_kernel.NUM_CARDS
-    vocabulary = 26
-    position = 0
-    for offset, size in rows:
-        assert int(offset) == position and position in starts, f"row at {offset}"
-        size = size.strip().replace("36·(n+V+16)", f"36*(n+{vocabulary}+16)")
-        position += _size(size, n, c)
-    assert position == at
+    assert rows == expected
+    assert at == kernel.observation_size(kernel.make_params(), 2)
 
 
 def test_knuffeln_documented_sizes_are_the_observation_sizes():

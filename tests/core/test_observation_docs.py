@@ -1,7 +1,7 @@
 """The observation index tables of the Bavarian and Asserufen docs pages, read row by row: at every step of
 seeded hands played at random, each seat's observation holds in each documented range what that row says, worked
 out from ``state()``. A row whose text, start or size drifts from the encoder fails here (the layout tests
-in each game's ``test_env`` check only that the rows tile the vector)."""
+in ``test_env_docs`` check only that the rows are the kernel's blocks)."""
 
 from __future__ import annotations
 
@@ -18,12 +18,11 @@ ASSERUFEN_CONTRACTS = ("ace_call", "solo", "heart_solo", "solo_du", "heart_solo_
 
 
 def documented_rows(doc: str) -> list[tuple[int, int, str]]:
-    """``(start, size, feature)`` of every index-table row of the Observation space section:
-    ``| start | size | feature |`` or ``| first..last | feature |``."""
+    """``(start, size, feature)`` of every index-table row of the Observation space section,
+    ``| block | first..last | size | feature |``."""
     doc = doc.split("\n## Observation space\n")[1].split("\n## ")[0]
-    rows = [(int(a), int(b), text) for a, b, text in re.findall(r"^\| (\d+) \| (\d+) \| (.+?) \|$", doc, re.M)]
-    rows += [(int(a), int(b) - int(a) + 1, t) for a, b, t in re.findall(r"^\| (\d+)\.\.(\d+) \| (.+?) \|$", doc, re.M)]
-    return sorted(rows)
+    rows = re.findall(r"^\| \w+ \| (\d+)\.\.(\d+) \| \d+ \| (.+?) \|$", doc, re.M)
+    return sorted((int(a), int(b) - int(a) + 1, text) for a, b, text in rows)
 
 
 class Seat:
@@ -140,7 +139,7 @@ BAVARIAN = {
     "card points taken per seat / 120": lambda s: s.per_seat(s.st["points"]) / 120,
     "tricks taken per seat / 8": lambda s: s.per_seat(s.st["tricks_won"]) / 8,
     "the hand as dealt": lambda s: s.cards(s.st["dealt_hands"][s.agents[s.me]]),
-    "completed trick t = 0..7 at 397 + 132 t: leader (4), then relative seat × card it played (128)": lambda s: (
+    "completed trick t = 0..7 at 397 + 132 t: leader (4), relative seat × card (128)": lambda s: (
         s.trick_history(winner_too=False)),
     "cards every seat holds: relative seat × card": Seat.held_by_seat,
 }

@@ -1,16 +1,18 @@
 """The shape of the codebase, checked: no source file over ~600 lines, no import cycles between the
-project's modules, nothing that points outside the repository."""
+project's modules, nothing that points outside the repository, no game named in the generic layers."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+from trick_core.registry import DEAL_KEYS, FAMILY_PACKAGES, GAME_NAMES, GAME_SPECS
+
 from .outside import paths_leaving_the_repository, tracked
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("trick_core", "schafkopf_env", "knuffeln_env", "agents", "signalling", "trick_gym", "play", "experiments",
-            "benchmarks", "tests")
+PACKAGES = ("trick_core", *FAMILY_PACKAGES, "agents", "signalling", "trick_gym", "play", "experiments", "benchmarks",
+            "tests")
 MAX_LINES = 600
 
 
@@ -106,3 +108,71 @@ def test_every_command_line_describes_itself_in_its_help():
                 undocumented.append(f"{path.relative_to(ROOT)}: {name}")
     assert entry_points >= 20
     assert undocumented == []
+
+
+GENERIC_SOURCES = ("trick_core", "agents/base.py", "agents/search", "agents/arena.py")
+"""Where no game is named: these layers ask a game's ``GameSpec`` or its kernel (``docs/architecture.md``)."""
+NAMING_ALLOWED = ("trick_core/registry.py", "trick_core/game_spec.py", "trick_core/cards.py", "trick_core/deal.py")
+"""The registry, and the decks (the packs a game is played with are named after the game)."""
+GAME_WORDS = frozenset(GAME_NAMES) | frozenset(DEAL_KEYS) | {p for spec in GAME_SPECS for p in spec.face_down_actions}
+"""Game names, the games' own deal keys (``"skat"``) and face-down action prefixes (``"turn:"``)."""
+
+
+def _documentation(tree: ast.AST) -> set[int]:
+    """Ids of the string constants that are documentation: a bare string statement (docstrings, attribute
+    docstrings), not code."""
+    return {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+
+
+def game_words_in_code(source: str, words=GAME_WORDS) -> list[str]:
+    """The string literals of ``source``'s code (documentation aside) that are one of ``words``."""
+    tree = ast.parse(source)
+    documentation = _documentation(tree)
+    return [f"line {node.lineno}: {node.value!r}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documentation
+            and node.value in words]
+
+
+def _generic_files() -> list[Path]:
+    return [path for path in _python_files() if path.relative_to(ROOT).as_posix().startswith(GENERIC_SOURCES)
+            and not path.relative_to(ROOT).as_posix().startswith(NAMING_ALLOWED)]
+
+
+def test_the_generic_layers_name_no_game():
+    """A game's name, deal keys and face-down actions are its spec's: the toolkit, the agents' base, the search
+    agents and the arena ask the spec (or the kernel), so a new game needs no branch there."""
+    files = _generic_files()
+    assert len(files) > 30 and ROOT / "agents/search/pimc.py" in files
+    hits = {str(path.relative_to(ROOT)): found for path in files if (found := game_words_in_code(path.read_text()))}
+    assert hits == {}
+
+
+def written_out_packages(source: str) -> list[str]:
+    """String literals of ``source``'s code that name a game family package (a hand list of packages)."""
+    tree = ast.parse(source)
+    documentation = _documentation(tree)
+    return [f"line {node.lineno}: {node.value!r}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documentation
+            and any(family in node.value for family in FAMILY_PACKAGES)]
+
+
+def test_the_compile_cache_fingerprints_take_the_packages_from_the_registry():
+    """``trick_core/jit.py`` and ``trick_core/specialise.py`` write out no game package: a family missing from a
+    hand list would run stale machine code; the registry's ``FAMILY_PACKAGES`` covers every registered one."""
+    from trick_core import jit, specialise
+
+    for path in ("trick_core/jit.py", "trick_core/specialise.py"):
+        assert written_out_packages((ROOT / path).read_text()) == [], path
+    for family in FAMILY_PACKAGES:
+        assert f"{family}/**/*.py" in jit.COMPILED_SOURCES and family in specialise._PROJECT_PACKAGES
+
+
+def test_the_name_checks_catch_a_planted_violation():
+    """The checks can fail: a game's name tested in code, a deal key and a hand-written package are found;
+    the same words in documentation are not."""
+    game, family = GAME_NAMES[0], FAMILY_PACKAGES[0]
+    planted = (f'"""Plays {game!r}."""\nX = 1\n"""{game!r} here is documentation."""\n'
+               f'def f(g, options):\n    return g == {game!r} or {DEAL_KEYS[0]!r} in options\n')
+    assert [hit.split(": ")[1] for hit in game_words_in_code(planted)] == [repr(game), repr(DEAL_KEYS[0])]
+    assert written_out_packages(f'SOURCES = ("trick_core/**/*.py", "{family}/**/*.py")\n') != []

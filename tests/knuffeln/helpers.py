@@ -105,17 +105,17 @@ def biased_action(legal_strings: list[str], rng) -> str:
     return rest[int(rng.integers(len(rest)))]
 
 
-def obs_offset(section: str, obs_type: int = 0, **config) -> int:
-    """Start of an observation section (by the start of its name in ``kernel.observation_layout``)."""
+def obs_offset(block: str, obs_type: int = 0, **config) -> int:
+    """Start of an observation block (by its name in ``kernel.observation_layout``)."""
     from knuffeln_env.knuffeln import kernel
 
     config = {k: v for k, v in config.items() if k in ("variant", "players", "talk")}
     offset = 0
     for name, size in kernel.observation_layout(kernel.make_params(**config), obs_type):
-        if name.startswith(section):
+        if name == block:
             return offset
         offset += size
-    raise KeyError(section)
+    raise KeyError(block)
 
 
 def is_card_action(env, action: str) -> bool:

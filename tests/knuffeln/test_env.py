@@ -353,11 +353,11 @@ def test_observation_holds_own_hand_turned_cards_and_exchanges():
     deck = env.unwrapped.deck
     for agent in env.possible_agents:
         obs = env.observe(agent)["observation"]
-        hand = obs[obs_offset("my hand"): obs_offset("my hand") + 48]
+        hand = obs[obs_offset("hand"): obs_offset("hand") + 48]
         assert deck.names_of(sum(1 << i for i in np.flatnonzero(hand))) == env.unwrapped.state()["hands"][agent]
-        face_up = obs[obs_offset("cards face up"): obs_offset("cards face up") + 48]
+        face_up = obs[obs_offset("face_up"): obs_offset("face_up") + 48]
         assert sorted(deck.names_of(sum(1 << i for i in np.flatnonzero(face_up)))) == ["H10", "S7"]
-        received = obs_offset("received by exchange")
+        received = obs_offset("received")
         rel = (1 - int(agent[-1])) % 4
         assert obs[received + 48 * rel + deck.parse("H3")] == 1
 

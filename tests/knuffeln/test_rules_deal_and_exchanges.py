@@ -154,7 +154,7 @@ def test_a_non_ole_at_the_bottom_ends_the_checking_at_once():
     assert phase(env) == "play"
     dealer_obs = env.observe("player_3")["observation"]
     other_obs = env.observe("player_0")["observation"]
-    known_stock = obs_offset("face-down stock cards I know")
+    known_stock = obs_offset("stock_known")
     c2 = KNUFFELN_48.parse("C2")
     assert dealer_obs[known_stock + c2] == 1 and other_obs[known_stock + c2] == 0
 
@@ -197,7 +197,7 @@ def test_early_variants_lay_the_bottom_three_face_up_and_offer_each_ole(variant)
     deal = build_deal({0: ["HQ"], 3: ["CK"]}, ["D3", "S3"], ["CQ", "C4", "D2", "H9"], fives=fives)
     env = make_env(deal, variant=variant)
     observation = env.observe("player_1")["observation"]
-    shown = obs_offset("stock cards shown to all")
+    shown = obs_offset("stock_shown_to_all")
     assert [int(observation[shown + deck.parse(c)]) for c in ("CQ", "C4", "D2", "H9")] == [0, 1, 1, 1]
     _to_ole_offer(env)
     asked = []

@@ -239,7 +239,7 @@ def test_two_turns_fled_on_the_second_is_two_units():
     st = env.unwrapped.state()
     assert st["result"]["kind"] == "fled" and st["result"]["units"] == 2
     assert settlement(env) == [4, -4, 4, -4]
-    my_face_down = obs_offset("my face-down card")
+    my_face_down = obs_offset("my_face_down")
     for agent in ("player_1", "player_2", "player_3"):  # the fled card stays hidden
         assert env.observe(agent)["observation"][my_face_down + KNUFFELN_48.parse("C4")] == 0
     assert env.observe("player_0")["observation"][my_face_down + KNUFFELN_48.parse("C4")] == 1
@@ -362,7 +362,7 @@ def _five_player_env(talk="off"):
 def test_five_players_dealer_sees_the_stock_and_chooses_first():
     env = _five_player_env()
     assert env.agent_selection == "player_4" and legal(env) == ["play_alone", "sit_out"]
-    known_stock = obs_offset("face-down stock cards I know", players=5)
+    known_stock = obs_offset("stock_known", players=5)
     h2 = KNUFFELN_48.parse("H2")
     assert env.observe("player_4")["observation"][known_stock + h2] == 1
     assert env.observe("player_0")["observation"][known_stock + h2] == 0

@@ -25,19 +25,16 @@ def test_rule_tables_match_the_kernels():
 
 @pytest.mark.parametrize("config", [{}, {"players": 5}, {"talk": "lexicon"}, {"variant": "bernhard1924"}])
 def test_knuffeln_cards_seen_elsewhere_are_the_card_blocks_a_seat_sees(config):
-    """The layout takes the five blocks after the hand as the cards a seat sees elsewhere (by position:
-    their names differ by variant): they must be those five 48-card blocks, in every variant."""
+    """The blocks the features take as the cards a seat sees elsewhere are the kernel's five 48-card blocks
+    of cards out of the hidden hands, in every variant and configuration."""
     params = knuffeln_kernel.make_params(**config)
     starts, start = {}, 0
     for name, size in knuffeln_kernel.observation_layout(params, 0):
         starts[start] = (name, size)
         start += size
-    seen = [starts[offset] for offset in derived.knuffeln_layout(config).seen_blocks]
-    prefixes = ("cards turned to choose", "cards face up beside", "stock cards shown", "face-down stock cards",
-                "out of play")
-    assert [(name[: len(prefix)], size) for (name, size), prefix in zip(seen, prefixes, strict=True)] == [
-        (prefix, 48) for prefix in prefixes
-    ]
+    seen = [starts[offset] for offset in derived.knuffeln_layout("knuffeln", config).seen_blocks]
+    names = ("turned", "face_up", "stock_shown_to_all", "stock_known", "out_of_play")
+    assert seen == [(name, 48) for name in names]
 
 
 def positions(game, config, count, seed):

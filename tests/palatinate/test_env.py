@@ -4,7 +4,6 @@ input, illegal moves, resampling and the search helpers."""
 from __future__ import annotations
 
 import json
-import re
 import warnings
 
 import numpy as np
@@ -23,11 +22,11 @@ CONFIGS = [({"players": players}, obs) for players in (3, 4) for obs in OBS_TYPE
 
 
 def block(env, name: str) -> np.ndarray:
-    """Offsets of an observation block (from ``observation_blocks``) as a slice helper."""
+    """Offsets of an observation block (from ``observation_layout``) as a slice helper."""
     unwrapped = env.unwrapped
     offset = 0
     code = OBS_TYPES.index(unwrapped.observation_type)
-    for block_name, size, _ in kernel.observation_blocks(unwrapped.num_seats, unwrapped.config["max_doublings"], code):
+    for block_name, size in kernel.observation_layout(kernel.make_params(**unwrapped.config), code):
         if block_name == name:
             return slice(offset, offset + size)
         offset += size
@@ -85,19 +84,16 @@ def test_env_and_raw_env_are_the_class_and_strings_are_fixed():
         e.string_to_action("grand")
 
 
-def test_docs_page_lists_the_observation_blocks_of_the_default_configuration():
-    rows = re.findall(r"^\| (\w+) \| (\d+)\.\.(\d+) \|", palatinate_v0.__doc__, flags=re.MULTILINE)
-    expected, offset = [], 0
-    for name, size, _ in kernel.observation_blocks(3, 4, kernel.OBS_TYPE_PERFECT):
-        expected.append((name, str(offset), str(offset + size - 1)))
-        offset += size
-    assert rows == expected
+def test_documented_observation_sizes():
+    """The size formulas of the docs page (its table is checked against the kernel's layout in
+    ``tests/core/test_env_docs.py``)."""
     for players in (3, 4):
         for d in (0, 4, 7):
             n = players
-            assert kernel.observation_size(n, d, 0) == 79 * n + 117 + d * (n + 3)
-            assert kernel.observation_size(n, d, 1) == 409 * n + 117 + d * (n + 3)
-            assert kernel.observation_size(n, d, 2) == 441 * n + 149 + d * (n + 3)
+            params = kernel.make_params(players=players, max_doublings=d)
+            assert kernel.observation_size(params, 0) == 79 * n + 117 + d * (n + 3)
+            assert kernel.observation_size(params, 1) == 409 * n + 117 + d * (n + 3)
+            assert kernel.observation_size(params, 2) == 441 * n + 149 + d * (n + 3)
 
 
 # ------------------------------------------------------------------------------------ observation content

@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 
-OLE_BLOCK_PREFIXES = ("stock cards shown to all", "face-down stock cards I know")
-"""The Knüffeln observation sections (``knuffeln_env.knuffeln.kernel.observation_layout``) of the stock cards a
+OLE_BLOCK_PREFIXES = ("stock_shown_to_all", "stock_known")
+"""The Knüffeln observation blocks (``knuffeln_env.knuffeln.kernel.observation_layout``) of the stock cards a
 seat has been shown: the only stock cards it may see."""
 
 

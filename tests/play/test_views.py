@@ -94,20 +94,6 @@ def test_legal_moves_only_for_the_seat_to_act(game, config):
     assert table_view(env, None)["legal"] == []
 
 
-KNUFFELN_SECTIONS = {
-    "dealer": "dealer (relative seat one-hot)", "team": "my team (relative seats)", "active": "active seats",
-    "phase": "phase one-hot dealer_choice/ten_exchange/ole_exchange/talk/play/turn_answer/over",
-    "to_act": "to act (relative seat)", "first_suit": "first chosen suit", "second_suit": "second chosen suit",
-    "hand": "my hand", "turned": "cards turned to choose the suits", "face_up": "cards face up beside the stock",
-    "stock_shown_to_all": "stock cards shown to all (bottom Oles, 1924/38 bottom three)",
-    "stock_known": "face-down stock cards I know", "out_of_play": "out of play (Queens/Kings given for Oles)",
-    "received": "received by exchange, per relative seat", "given": "given by exchange, per relative seat",
-    "dealer_choice": "dealer choice (undecided/alone/sits out)", "ole_on_offer": "Ole on offer",
-}
-"""The kernel's section (``observation_layout``, the env's index table) behind each block the view names:
-two blocks of one size swapped in either would still agree on offsets and sizes."""
-
-
 @pytest.mark.parametrize("config", [{}, {"players": 5}, {"talk": "lexicon"}, {"variant": "bernhard1924"}])
 def test_knuffeln_observation_blocks_match_the_env(config):
     """The offsets ``play`` reads the stock knowledge at are the kernel's own layout, and the hand block
@@ -120,12 +106,12 @@ def test_knuffeln_observation_blocks_match_the_env(config):
     full = env.unwrapped.config
     layout = kernel.observation_layout(kernel.make_params(full["variant"], players, full["talk"]), 0)
     blocks = observation_blocks(players)
-    assert list(blocks) == list(KNUFFELN_SECTIONS)
     offset = 0
     for (section, size), (name, (expected_offset, expected_size)) in zip(layout, blocks.items(), strict=False):
-        assert section == KNUFFELN_SECTIONS[name], f"the view's {name!r} block is the kernel's {section!r}"
+        assert section == name, f"the view's {name!r} block is the kernel's {section!r}"
         assert (offset, size) == (expected_offset, expected_size), name
         offset += size
+    assert {"hand", "stock_shown_to_all", "stock_known"} <= set(blocks)
     seat = env.possible_agents[0]
     start, size = blocks["hand"]
     observed = np.flatnonzero(env.unwrapped.observe(seat)["observation"][start:start + size])

@@ -1,0 +1,15 @@
+"""Bavarian Schafkopf's record in the game registry (``trick_core.game_spec`` says what each field means)."""
+
+from trick_core.game_spec import GameSpec
+
+SPEC = GameSpec(
+    name="bavarian",
+    package="schafkopf_env.bavarian",
+    variants=({},),
+    tournament_deals=120,
+    reward_scale=5.0,
+    browser="play.views.schafkopf:BAVARIAN",
+    features="agents.neural.derived:schafkopf_layout",
+    reference_player="benchmarks.reference_hands:play_bavarian",
+    worst_loss="trick_gym.penalties:bavarian_worst_loss",
+)
