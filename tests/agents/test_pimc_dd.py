@@ -6,6 +6,7 @@ import pytest
 
 from agents import make
 from agents.arena import run_matches
+from agents.base import card_actions
 from agents.search.pimc_dd import (
     DoubleDummyPIMCAgent,
     KnuffelnDoubleDummyAgent,
@@ -43,6 +44,9 @@ def test_options_and_defaults():
         ("pimc_dd[seed=-1]", "bavarian", "seed"),
         ("pimc_dd[exact_tricks=0]", "bavarian", "exact_tricks"),
         ("pimc_dd[fallback=no]", "asserufen", "fallback"),
+        ("pimc_dd[search_tricks=0]", "palatinate", "search_tricks"),
+        ("pimc_dd[blend=-0.5]", "bavarian", "blend"),
+        ("pimc_dd[blend=yes]", "knuffeln", "blend"),
     ],
 )
 def test_bad_options_raise_clear_errors(spec, game, message):
@@ -121,6 +125,42 @@ def test_effective_share_and_resampling():
     drawn = resampled_indices(np.array([0.0, 3.0, 1.0, 0.0]), 8, rng)
     assert sorted(drawn) == [1] * 6 + [2] * 2
     assert sorted(resampled_indices(np.zeros(4), 4, rng)) == [0, 1, 2, 3]
+
+
+def first_card_play(game: str, seed: int):
+    """A table at the first card play of a hand (bids and calls by the rule-based players), and the seat to act:
+    of the deal ``seed``, or the next deal that is not thrown in."""
+    env = make_env(game)
+    rules = make("rules", game)
+    for deal in range(seed, seed + 20):
+        env.reset(seed=deal)
+        while not env.terminations[env.agent_selection]:
+            if card_actions(env)[env.unwrapped.legal_actions()].any():
+                return env, env.agent_selection
+            env.step(rules.act(env, env.agent_selection))
+    raise AssertionError(f"{game}: 20 deals from {seed} all thrown in")
+
+
+@pytest.mark.parametrize("game", ["bavarian", "palatinate", "knuffeln"])
+def test_search_tricks_decides_which_card_plays_the_fallback_takes(game):
+    env, agent = first_card_play(game, 31)
+    legal = env.unwrapped.legal_actions()
+    assert make("pimc_dd", game, search_tricks=1, **SMALL).delegates(env, agent, legal)
+    assert not make("pimc_dd", game, search_tricks=10, **SMALL).delegates(env, agent, legal)
+    assert not make("pimc_dd", game, search_tricks=1, fallback=False, **SMALL).delegates(env, agent, legal)
+
+
+@pytest.mark.parametrize("game", ["asserufen", "knuffeln"])
+def test_blend_adds_pimcs_values_to_the_solved_means(game):
+    """``blend=w`` values an action at the solved mean plus ``w`` times ``pimc``'s value (same seeds: the
+    same worlds), so the blended values minus the unblended ones are ``pimc``'s own, times ``w``."""
+    env, agent = first_card_play(game, 47)
+    legal = np.asarray(env.unwrapped.legal_actions())
+    options = {"fallback": False, "seed": 4, **SMALL}
+    solved = make("pimc_dd", game, **options).action_values(env, agent, legal)
+    blended = make("pimc_dd", game, blend=0.5, **options).action_values(env, agent, legal)
+    pimc = make("pimc", game, seed=4).action_values(env, agent, legal)
+    np.testing.assert_allclose(blended - solved, 0.5 * pimc)
 
 
 def test_beats_random_in_a_small_match():
