@@ -1,7 +1,10 @@
 """The recipe of the shipped ``neural`` agents in one command: a warm start from a teacher, then
 reinforcement learning from it, within one budget.
 
-    python -m experiments.pipeline --game bavarian --budget-cpu-minutes 110 --seed 1
+    python -m experiments.pipeline --game bavarian
+
+With no other option this is the recipe of the network shipped for the game (``RECIPES``, ``RL_RECIPE``; the
+command in ``agents/neural/checkpoints/<game>.json``): every option given on the command line overrides it.
 
 1. ``experiments/warm_start.py``: the teacher (``rules``) plays ``teacher_decisions`` decisions in worker
    processes, and a network learns to imitate them (policy head) and to predict their returns (value
@@ -10,9 +13,10 @@ reinforcement learning from it, within one budget.
    spent (what the warm start used is deducted).
 
 The budget is counted in CPU minutes (this process, its threads and its finished workers): on a machine
-whose cores other work shares, wall time says more about the other work than about the training. Two
-idle cores give about ``2 x wall minutes``, so 110 CPU minutes is under an hour of such a machine; the
-wall time is reported beside it. The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm``
+whose cores other work shares, wall time says more about the other work than about the training. The
+recipes keep the wall limit their shipped runs had too (it stopped the Bavarian and Knüffeln runs before
+their CPU budget on a loaded machine, so an idle machine gets further in the same wall minutes):
+``--budget-wall-minutes inf`` counts CPU only. The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm``
 and ``.../rl``; ``python -m agents.neural.ship --checkpoint .../rl/final.pt`` ships the result with its record.
 """
 
@@ -33,37 +37,94 @@ from experiments.common import GameArgs, check_args, checked
 ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """What a game's shipped network was trained with, where it differs between games: the warm start's
+    size and passes, the budget (CPU minutes, and the wall minutes that stopped the Bavarian and Knüffeln
+    runs on a loaded machine) and the deals of each evaluation."""
+
+    teacher_decisions: int
+    warm_epochs: int
+    budget_cpu_minutes: float
+    budget_wall_minutes: float
+    eval_hands: int
+
+
+RECIPES = {
+    "bavarian": Recipe(1_000_000, 4, 60.0, 45.0, 600),
+    "palatinate": Recipe(1_000_000, 4, 45.0, 100.0, 600),
+    "asserufen": Recipe(1_000_000, 4, 45.0, 100.0, 400),
+    "knuffeln": Recipe(500_000, 3, 60.0, 25.0, 1000),
+}
+"""The pipeline's defaults per game: those of the shipped runs (their records' commands), except
+``eval_hands``, raised after them so that an evaluation's interval is narrower than the changes it tracks
+(about +-0.1 units per hand in the Schafkopf games and +-0.25 in Knüffeln, at 24 to 33 CPU seconds an
+evaluation, ``docs/training.md``; the shipped runs evaluated on 100 deals, +-0.12 to +-0.8).
+``tests/experiments/test_pipeline_recipe.py`` holds them to the records."""
+
+RL_RECIPE = {"ppo": {"learning_rate": "1e-4", "anchor_share": "0.5", "opponent_fraction": "0.3"}}
+"""The RL stage's defaults of the shipped runs, under ``--rl``: fine-tuning the warm start at a lower step
+size than PPO's from-scratch 2.5e-4, opponents in 30% of the hands, half of those played by the warm start
+itself (its imitation of ``rules`` keeps the policy from forgetting how to beat it). A ``--rl key=value``
+overrides its key only."""
+
+
 @dataclass
 class Args(GameArgs):
     """The recipe of the shipped neural agents: a warm start, then reinforcement learning, in one budget."""
 
-    budget_cpu_minutes: float = 110.0
-    """CPU minutes for both stages together"""
+    budget_cpu_minutes: float | None = None
+    """CPU minutes for both stages together (default: the game's recipe, RECIPES)"""
     budget_wall_minutes: float | None = None
-    """also stop at this many wall minutes (both stages)"""
-    teacher_decisions: int = 600_000
-    """decisions the teacher plays for the warm start"""
-    warm_epochs: int = 6
-    """passes of the warm start over the teacher's decisions"""
-    workers: int = 2
-    """teacher processes"""
+    """also stop at this many wall minutes, both stages (default: the game's recipe; inf: no wall limit)"""
+    teacher_decisions: int | None = None
+    """decisions the teacher plays for the warm start (default: the game's recipe)"""
+    warm_epochs: int | None = None
+    """passes of the warm start over the teacher's decisions (default: the game's recipe)"""
+    workers: int = 1
+    """teacher processes (each plays its own seeded share of the hands, so the count changes the data)"""
     hidden: tuple[int, ...] = (256, 256, 256)
     """widths of the network's torso (the warm start builds it; the RL stage continues with it)"""
     algo: str = "ppo"
     """the reinforcement-learning stage: ppo, dmc or mcpi"""
     rl: list[str] = field(default_factory=list)
-    """further arguments of the RL stage as key=value (e.g. learning_rate=1e-4 opponent_fraction=0.3)"""
-    eval_every: int = 4_000_000
-    """decisions between evaluations against rules in the RL stage"""
-    eval_hands: int = 100
-    """deals of each evaluation against rules (the warm start's final one too; 0: none)"""
+    """further arguments of the RL stage as key=value, each overriding its key of RL_RECIPE (e.g.
+    learning_rate=3e-4 ent_coef=0.02)"""
+    eval_every: int = 3_000_000
+    """decisions between evaluations against rules in the RL stage (and between its checkpoints, where the
+    envs are reseeded: part of the recipe)"""
+    eval_hands: int | None = None
+    """deals of each evaluation against rules, the same deals every time (the warm start's final one too;
+    0: none; default: the game's recipe)"""
     progress: bool = True
     """show progress bars"""
 
 
+def with_recipe(args: Args) -> Args:
+    """``args`` with every option left at its default (None) set from the game's recipe (``RECIPES``; an
+    unknown game takes Bavarian's until ``check_args`` names it)."""
+    recipe = RECIPES.get(args.game, RECIPES["bavarian"])
+    return dataclasses.replace(args, **{name: getattr(recipe, name) for name in Recipe.__dataclass_fields__
+                                        if getattr(args, name) is None})
+
+
+def rl_settings(args: Args) -> dict[str, str]:
+    """The RL stage's own options: ``RL_RECIPE`` of its algorithm, then ``--rl`` (each key checked to be an
+    option of the stage: ``ValueError`` naming an unknown one or an item that is not key=value)."""
+    options = {field.name for field in dataclasses.fields(ALGORITHMS[args.algo].Args)}
+    settings = dict(RL_RECIPE.get(args.algo, {}))
+    for item in args.rl:
+        key, sep, value = item.partition("=")
+        if not sep or key not in options:
+            raise ValueError(f"--rl {item!r} is not key=value of an option of experiments.{args.algo} "
+                             f"(e.g. learning_rate=1e-4; its options: {sorted(options)})")
+        settings[key] = value
+    return settings
+
+
 def rl_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: float, wall_minutes: float | None):
-    """The RL stage's ``Args``: the pipeline's options, what is left of the budget, and ``--rl`` (each key
-    checked to be an option of the stage: ``ValueError`` naming an unknown one)."""
+    """The RL stage's ``Args``: the pipeline's options (``args`` with its recipe filled in), what is left of
+    the budget, and ``rl_settings``."""
     module = ALGORITHMS[args.algo]
     command = [
         f"--game={args.game}", f"--seed={args.seed}", f"--run-dir={run_dir}",
@@ -78,13 +139,7 @@ def rl_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: float
         command.append("--no-progress")
     if args.config:
         command += ["--config", *args.config]
-    options = {field.name for field in dataclasses.fields(module.Args)}
-    for item in args.rl:
-        key, sep, value = item.partition("=")
-        if not sep or key not in options:
-            raise ValueError(f"--rl {item!r} is not key=value of an option of experiments.{args.algo} "
-                             f"(e.g. learning_rate=1e-4; its options: {sorted(options)})")
-        command.append(f"--{key.replace('_', '-')}={value}")
+    command += [f"--{key.replace('_', '-')}={value}" for key, value in rl_settings(args).items()]
     return tyro.cli(module.Args, args=command)
 
 
@@ -93,6 +148,7 @@ def check_pipeline(args: Args) -> None:
     (``ValueError`` naming the first bad one)."""
     if args.algo not in ALGORITHMS:
         raise ValueError(f"algo must be one of {sorted(ALGORITHMS)}, got {args.algo!r}")
+    args = with_recipe(args)
     check_args(args)
     rl = rl_args(args, Path(args.runs_dir) / "rl", None, args.budget_cpu_minutes, args.budget_wall_minutes)
     check_args(rl, ALGORITHMS[args.algo].ALGO, warm_started=True)
@@ -100,6 +156,7 @@ def check_pipeline(args: Args) -> None:
 
 def main(args: Args) -> dict:
     check_pipeline(args)
+    args = with_recipe(args)
     root = Path(args.runs_dir) / run_name(args.game, "pipeline", args.seed)
     start_wall, start_cpu = time.perf_counter(), cpu_seconds()
     warm = warm_start.main(warm_start.Args(

@@ -1,0 +1,77 @@
+"""``python -m experiments.pipeline --game G`` is the recipe of the network shipped for G: its defaults are
+the options of the command in ``agents/neural/checkpoints/G.json`` (both stages), and the commands of
+``docs/training.md`` name nothing the defaults do not already set."""
+
+import dataclasses
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import tyro
+
+from agents.neural.checkpoint import SHIPPED_DIR
+from experiments import pipeline, ppo
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(SHIPPED_DIR.glob("*.json"))}
+NOT_THE_RECIPE = {"runs_dir", "progress"}
+"""Options of a recorded command that say where the run writes and what it shows, not what it learns."""
+
+
+def pipeline_options(command: str) -> list[str]:
+    """The arguments of a ``python -m experiments.pipeline ...`` command."""
+    words = shlex.split(command)
+    assert words[:3] == ["python", "-m", "experiments.pipeline"], command
+    return words[3:]
+
+
+def resolved(arguments: list[str]) -> dict:
+    """Every setting of the pipeline and of its RL stage, from its command-line arguments."""
+    args = pipeline.with_recipe(tyro.cli(pipeline.Args, args=arguments))
+    stage = pipeline.rl_args(args, Path("runs/rl"), "warm/final.pt", args.budget_cpu_minutes, args.budget_wall_minutes)
+    settings = {name: value for name, value in dataclasses.asdict(args).items()
+                if name not in NOT_THE_RECIPE | {"rl"}}
+    settings.update({f"rl.{name}": value for name, value in dataclasses.asdict(stage).items()
+                     if name not in {"run_dir", "progress"}})
+    return settings
+
+
+@pytest.mark.parametrize("game", sorted(RECORDS))
+def test_the_defaults_are_the_shipped_command(game):
+    record = RECORDS[game]
+    commands = {stage["command"] for stage in record["stages"]} | set(record["command"])
+    assert len(commands) == 1, "the stages of one pipeline run share its command"
+    (command,) = commands
+    assert resolved(pipeline_options(command)) == resolved(["--game", game])
+
+
+def test_the_recipe_differs_from_the_scripts_own_defaults():
+    """Were the RL recipe dropped, PPO would fine-tune at its from-scratch settings: the comparison above
+    would then fail on the records (which give the recipe by hand), so it can."""
+    stage = resolved(["--game", "bavarian"])
+    assert stage["rl.learning_rate"] == 1e-4 != ppo.Args.learning_rate
+    assert (stage["rl.anchor_share"], stage["rl.opponent_fraction"]) == (0.5, 0.3)
+    assert resolved(["--game", "bavarian"]) != resolved(["--game", "bavarian", "--rl", "learning_rate=2.5e-4"])
+
+
+def test_an_rl_option_overrides_its_key_only():
+    settings = resolved(["--game", "knuffeln", "--rl", "learning_rate=3e-4"])
+    assert (settings["rl.learning_rate"], settings["rl.anchor_share"], settings["rl.opponent_fraction"]) == \
+        (3e-4, 0.5, 0.3)
+    assert (settings["teacher_decisions"], settings["warm_epochs"]) == (500_000, 3)
+
+
+def test_wall_limit_can_be_lifted():
+    args = pipeline.with_recipe(tyro.cli(pipeline.Args, args=["--game", "knuffeln", "--budget-wall-minutes", "inf"]))
+    assert args.budget_wall_minutes == float("inf") and args.budget_cpu_minutes == 60.0
+
+
+def test_the_documented_commands_are_the_defaults():
+    """The page's "How to train each game" gives each shipped game's recipe as the bare command."""
+    page = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
+    section = page.split("## How to train each game", 1)[1].split("\n## ", 1)[0]
+    commands = {" ".join(re.sub(r"#.*", "", line).split())
+                for line in re.findall(r"^python -m experiments\.pipeline .*$", section, flags=re.MULTILINE)}
+    assert commands >= {f"python -m experiments.pipeline --game {game}" for game in RECORDS}
