@@ -129,4 +129,8 @@ def run(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    print_json_command(Args, check, run)
+    import tyro
+
+    from trick_core.command_line import checked, command_prog
+
+    print_json_command(checked(tyro.cli(Args, prog=command_prog()), check), run)

@@ -116,17 +116,12 @@ def check_games(games, known) -> None:
         raise ValueError(f"--games: unknown game(s) {unknown}; choose from {list(known)}")
 
 
-def print_json_command(options, check: Callable, run: Callable[..., dict]) -> None:
-    """The command line of a benchmark printing JSON: parses ``options`` (a dataclass with a ``json`` path
-    field) accepted by ``check``, prints ``run(args)``'s result as indented JSON and writes it to ``--json``
-    where given (one shape for every benchmark table the docs quote)."""
+def print_json_command(arguments, run: Callable[..., dict]) -> None:
+    """The output of a benchmark printing JSON: ``run(arguments)``'s result (``arguments`` parsed and
+    passed through ``trick_core.command_line.checked`` by the command itself) printed as indented JSON and
+    written to ``--json`` where given (one shape for every benchmark table the docs quote)."""
     import json
 
-    import tyro
-
-    from trick_core.command_line import checked, command_prog
-
-    arguments = checked(tyro.cli(options, prog=command_prog()), check)
     text = json.dumps(run(arguments), indent=1)
     print(text)
     if arguments.json:
