@@ -28,6 +28,8 @@ class Option:
     default: object
     requires: tuple[tuple[object, str, tuple], ...] = ()
     """Choices offered only beside certain values of another option: ``(choice, other option, its values)``."""
+    env_checked: tuple[type, ...] = ()
+    """Other value types a record may hold (Bavarian: a custom tariff mapping), validated by the env itself."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,9 @@ def check_config(game: str, config: dict, offered_values_only: bool = True) -> d
     checked = {}
     for name, option in known.items():
         value = config.get(name, option.default)
+        if not offered_values_only and isinstance(value, option.env_checked):
+            checked[name] = value
+            continue
         if type(value) is not type(option.default) or (offered_values_only and value not in option.choices):
             raise ValueError(f"{game}: option {name}={value!r} is not one of {list(option.choices)}")
         checked[name] = value
@@ -149,6 +154,12 @@ CONTRACT_NAMES = {
     "ace_call": "Asserufen (ace call)",
     "haenge_an": "Hänge an",
     "darf_man": "Darf man?",
+    "geier": "Geier (Obers the only trumps)",
+    "farbwenz": "Farbwenz (Unters and a suit)",
+    "geier_tout": "Geier Tout",
+    "farbwenz_tout": "Farbwenz Tout",
+    "bettel": "Bettel (take no trick)",
+    "ramsch": "Ramsch (everybody passed)",
 }
 
 FIXED_ACTION_LABELS = {

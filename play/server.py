@@ -6,7 +6,7 @@ Routes (every API answer is JSON; every refusal is ``{"error": "..."}`` with a 4
 |---|---|
 | ``GET /`` , ``GET /replay`` | the table page and the replay viewer (``play.pages``) |
 | ``GET /rules/{game}`` | the game's rules page, rendered from ``docs/rules`` |
-| ``GET /api/catalog`` | games, their options and seats, the bots on offer |
+| ``GET /api/catalog`` | games, their options, seats and bots (those that play the game), the bots on offer |
 | ``POST /api/sessions`` | a new table: ``{game, config, seat, bots, seed}`` -> the table's view |
 | ``GET /api/sessions/{id}?after=V&wait=S`` | the view; with ``after``, waits up to ``S`` s for a version > V |
 | ``POST /api/sessions/{id}/move`` | ``{action, hand, move}``: the human's move (stale or illegal: 409 / 400) |
@@ -41,7 +41,7 @@ from .catalog import default_seats, game_infos
 from .pages import STATIC_DIR, static_page
 from .replay import SUMMARIES_SHOWN, ReplayStore, parse_records
 from .rules import DEFAULT_RULES_DIR, available_rules, rules_page
-from .session import BUILTIN_BOTS, PlayError, SessionStore, TableSettings, bot_notes
+from .session import BUILTIN_BOTS, PlayError, SessionStore, TableSettings, bot_notes, bots_for
 
 MAX_UPLOAD_BYTES = 32 * 1024 * 1024
 MAX_WAIT_SECONDS = 25.0
@@ -75,7 +75,7 @@ class AppSettings:
 class NewTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=32)
-    config: dict[str, bool | int | str] = Field(default_factory=dict, max_length=8)
+    config: dict[str, bool | int | str] = Field(default_factory=dict, max_length=16)
     seat: str = Field(default="player_0", max_length=16)
     bots: dict[str, str] = Field(default_factory=dict, max_length=8)
     seed: int | None = Field(default=None, ge=0, lt=2**63, strict=True)  # "1" is no seed: refused, not coerced
@@ -218,6 +218,7 @@ def add_table_routes(app: FastAPI, store: SessionStore, table_settings: TableSet
             "games": [
                 {"name": info.name, "title": info.title, "deck": info.deck, "rules": rules[info.name],
                  "seats": default_seats(info.name), "rules_page": info.rules_file,
+                 "bots": bots_for(info.name, table_settings.bots),
                  "options": [{"name": o.name, "label": o.label, "choices": list(o.choices), "default": o.default,
                               "requires": [{"choice": choice, "option": other, "values": list(values)}
                                            for choice, other, values in o.requires]}

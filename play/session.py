@@ -24,12 +24,14 @@ import asyncio
 import importlib.util
 import secrets
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
 import numpy as np
 
 import agents
+from agents.neural import neural_available
 from trick_core.bits import derived_seed
 from trick_core.seat_view import SeatView
 
@@ -48,6 +50,8 @@ class BotInfo:
     """The measurement behind it, with the page that holds it."""
     needs: str | None = None
     """A module the bot needs that only an extra installs (``neural``: torch); without it, it is not offered."""
+    plays: Callable[[str], bool] | None = None
+    """Whether it plays a game (``neural``: where a network is shipped for it); None: every game."""
 
 
 BOT_TABLE = (
@@ -56,7 +60,8 @@ BOT_TABLE = (
     BotInfo("pimc", "strongest search", "Determinized search with heuristic playouts: beats rules in every game "
             "(docs/results.md, pimc vs rules) and neural in Bavarian, Knüffeln and Asserufen (docs/training.md)."),
     BotInfo("neural", "strong", "The trained network shipped for the game: beats rules in every game; beats pimc "
-            "in Palatinate, loses to it in the other games (docs/training.md, Results).", needs="torch"),
+            "in Palatinate, loses to it in the other games (docs/training.md, Results).", needs="torch",
+            plays=neural_available),
     BotInfo("pimc_dd", "strong", "pimc with the last tricks of each sampled world solved exactly: level with "
             "pimc in every game, no significant margin (docs/results.md, pimc_dd)."),
     BotInfo("nested_pimc", "medium", "Random-playout search that simulates its bids: level with the rule "
@@ -83,6 +88,13 @@ def offered_bots() -> tuple[BotInfo, ...]:
 
 BUILTIN_BOTS = tuple(bot.name for bot in offered_bots())
 """The names of the bots offered by default (``BOT_TABLE``)."""
+
+
+def bots_for(game: str, names) -> list[str]:
+    """The bots of ``names`` that play ``game`` (a bot of ``BOT_TABLE`` whose ``plays`` refuses it is left out;
+    a plug-in is offered for every game)."""
+    known = {bot.name: bot for bot in BOT_TABLE}
+    return [name for name in names if name not in known or known[name].plays is None or known[name].plays(game)]
 
 
 def bot_notes(names) -> dict[str, dict[str, str]]:
@@ -372,7 +384,7 @@ class SessionStore:
         seats = list(env.possible_agents)
         if seat not in seats:
             raise PlayError(400, f"unknown seat {seat!r}; seats are {seats}")
-        bots = self._check_bots(bots, [agent for agent in seats if agent != seat])
+        bots = self._check_bots(game, bots, [agent for agent in seats if agent != seat])
         seed = secrets.randbelow(2**31) if seed is None else seed
         self._make_room()
         session_id = secrets.token_hex(12)
@@ -388,14 +400,17 @@ class SessionStore:
         for session in list(self.sessions.values()):
             session.end_waits()
 
-    def _check_bots(self, bots: dict[str, str], other_seats: list[str]) -> dict[str, str]:
+    def _check_bots(self, game: str, bots: dict[str, str], other_seats: list[str]) -> dict[str, str]:
         if set(bots) - set(other_seats):
             raise PlayError(400, f"bots may only sit at the other seats {other_seats}, got {sorted(bots)}")
+        offered = bots_for(game, self.settings.bots)
         chosen = {}
         for agent in other_seats:
             name = bots.get(agent, self.settings.bots[0])
             if name not in self.settings.bots:
                 raise PlayError(400, f"unknown bot {name!r} for {agent}; choose from {list(self.settings.bots)}")
+            if name not in offered:
+                raise PlayError(400, f"bot {name!r} does not play {game}; choose from {offered}")
             chosen[agent] = name
         return chosen
 

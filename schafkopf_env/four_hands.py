@@ -34,10 +34,15 @@ class FourHandsEnv(KernelEnv):
         k = self.kernel
         check_env_options(self.game_name, options)
         params = k.make_params(**rules)
-        config = {name: int(value) for name, value in rules.items()}
+        config = self._rule_config(rules)
         super().__init__(k.NUM_SEATS, config, **options)
         obs_size = k.observation_size(params, OBSERVATION_TYPES.index(self.observation_type))
         self._setup_kernel(params, obs_size, getattr(k, "OBS_HIGH", 1.0))
+
+    def _rule_config(self, rules: dict) -> dict:
+        """The env's ``config`` (what records carry) from its rule options: integers by default; a game whose
+        options are names or mappings (Bavarian's ``tariff``) says how it writes them."""
+        return {name: int(value) for name, value in rules.items()}
 
     def _parse_deal(self, options: dict) -> Deal:
         """A random deal for a given dealer, or a fixed deal of four hands (the 32 card indices, seat by

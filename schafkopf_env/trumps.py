@@ -10,6 +10,12 @@ A contract's trumps are one of these *trump kinds* (an index into every table he
 |---|---|---|
 | 0..3 | all Obers, all Unters, then suit ``kind`` (``A 10 K 9 8 7``) | Rufer (hearts), Solo, every Palatinate game |
 | 4 (``TRUMP_WENZ``) | the four Unters only; Obers rank in their suits ``A 10 K O 9 8 7`` | Wenz, Wenz Tout |
+| 5..8 (``TRUMP_FARBWENZ + s``) | the four Unters, then suit ``s`` ``A 10 K O 9 8 7``; Obers in their suits | Farbwenz |
+| 9 (``TRUMP_GEIER``) | the four Obers only; Unters rank in their suits ``A 10 K U 9 8 7`` | Geier, Geier Tout |
+| 10 (``TRUMP_BETTEL``) | none; every suit ranks ``A K O U 10 9 8 7`` (openschafkopf's Bettel) | Bettel |
+
+``NUM_TRUMP_KINDS`` (5) counts the kinds 0..4 every game has; the tables hold ``NUM_ALL_TRUMP_KINDS`` (11) rows,
+those of kinds 0..4 unchanged by the later ones (Bavarian options ``farbwenz``, ``geier``, ``bettel``).
 
 Tables (all numpy arrays, usable inside ``@njit`` code as globals):
 
@@ -36,6 +42,11 @@ NUM_RANKS = 8
 TRUMP = 4
 TRUMP_WENZ = 4
 NUM_TRUMP_KINDS = 5
+TRUMP_FARBWENZ = 5
+"""Farbwenz with suit ``s`` is kind ``TRUMP_FARBWENZ + s``."""
+TRUMP_GEIER = 9
+TRUMP_BETTEL = 10
+NUM_ALL_TRUMP_KINDS = 11
 RANK_A, RANK_10, RANK_K, RANK_O, RANK_U, RANK_9, RANK_8, RANK_7 = range(8)
 HEARTS = 2
 
@@ -43,6 +54,8 @@ CARD_POINTS = np.array([CARD_POINTS_32[c % 8] for c in range(NUM_CARDS)], dtype=
 
 _PLAIN_ORDER = (RANK_A, RANK_10, RANK_K, RANK_9, RANK_8, RANK_7)
 _PLAIN_ORDER_WENZ = (RANK_A, RANK_10, RANK_K, RANK_O, RANK_9, RANK_8, RANK_7)
+_PLAIN_ORDER_GEIER = (RANK_A, RANK_10, RANK_K, RANK_U, RANK_9, RANK_8, RANK_7)
+_PLAIN_ORDER_BETTEL = (RANK_A, RANK_K, RANK_O, RANK_U, RANK_10, RANK_9, RANK_8, RANK_7)
 
 
 def _card(suit: int, rank: int) -> int:
@@ -52,22 +65,39 @@ def _card(suit: int, rank: int) -> int:
 def _trump_order(kind: int) -> list[int]:
     if kind == TRUMP_WENZ:
         return [_card(s, RANK_U) for s in range(NUM_SUITS)]
+    if TRUMP_FARBWENZ <= kind < TRUMP_FARBWENZ + NUM_SUITS:
+        suit = kind - TRUMP_FARBWENZ
+        return [_card(s, RANK_U) for s in range(NUM_SUITS)] + [_card(suit, r) for r in _PLAIN_ORDER_WENZ]
+    if kind == TRUMP_GEIER:
+        return [_card(s, RANK_O) for s in range(NUM_SUITS)]
+    if kind == TRUMP_BETTEL:
+        return []
     obers = [_card(s, RANK_O) for s in range(NUM_SUITS)]
     unters = [_card(s, RANK_U) for s in range(NUM_SUITS)]
     return obers + unters + [_card(kind, r) for r in _PLAIN_ORDER]
 
 
+def _plain_order(kind: int) -> tuple[int, ...]:
+    if kind == TRUMP_WENZ or TRUMP_FARBWENZ <= kind < TRUMP_FARBWENZ + NUM_SUITS:
+        return _PLAIN_ORDER_WENZ
+    if kind == TRUMP_GEIER:
+        return _PLAIN_ORDER_GEIER
+    if kind == TRUMP_BETTEL:
+        return _PLAIN_ORDER_BETTEL
+    return _PLAIN_ORDER
+
+
 def _build_tables():
-    effective_suit = np.zeros((NUM_TRUMP_KINDS, NUM_CARDS), dtype=np.int64)
-    power = np.zeros((NUM_TRUMP_KINDS, NUM_CARDS), dtype=np.int64)
-    trump_order = np.full((NUM_TRUMP_KINDS, 14), -1, dtype=np.int64)
-    num_trumps = np.zeros(NUM_TRUMP_KINDS, dtype=np.int64)
-    suit_mask = np.zeros((NUM_TRUMP_KINDS, 5), dtype=np.uint64)
-    for kind in range(NUM_TRUMP_KINDS):
+    effective_suit = np.zeros((NUM_ALL_TRUMP_KINDS, NUM_CARDS), dtype=np.int64)
+    power = np.zeros((NUM_ALL_TRUMP_KINDS, NUM_CARDS), dtype=np.int64)
+    trump_order = np.full((NUM_ALL_TRUMP_KINDS, 14), -1, dtype=np.int64)
+    num_trumps = np.zeros(NUM_ALL_TRUMP_KINDS, dtype=np.int64)
+    suit_mask = np.zeros((NUM_ALL_TRUMP_KINDS, 5), dtype=np.uint64)
+    for kind in range(NUM_ALL_TRUMP_KINDS):
         order = _trump_order(kind)
         num_trumps[kind] = len(order)
         trump_order[kind, : len(order)] = order
-        plain_order = _PLAIN_ORDER_WENZ if kind == TRUMP_WENZ else _PLAIN_ORDER
+        plain_order = _plain_order(kind)
         for card in range(NUM_CARDS):
             suit, rank = divmod(card, NUM_RANKS)
             if card in order:

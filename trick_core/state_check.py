@@ -191,9 +191,11 @@ def replay_mismatch(aec_env, state: np.ndarray) -> str | None:
     kernel = aec_env.kernel
     deal = aec_env._deal_from_state(state)
     cards = deal.cards
-    num_cards = aec_env.deck.num_cards
-    if cards.shape != (num_cards,) or not np.array_equal(np.sort(cards), np.arange(num_cards)):
-        return f"its dealt cards are not a deal of the {num_cards}-card pack"
+    pack = getattr(aec_env, "pack_cards", None)  # the cards dealt, where a game deals less than its deck
+    if pack is None:
+        pack = np.arange(aec_env.deck.num_cards)
+    if cards.shape != pack.shape or not np.array_equal(np.sort(cards), pack):
+        return f"its dealt cards are not a deal of the {pack.size}-card pack"
     replayed = np.zeros_like(state)
     kernel.init_state(replayed, aec_env._params, int(deal.dealer), np.ascontiguousarray(cards, dtype=np.int64))
     for name in game_state_check(kernel).UNREPLAYED_FIELDS:

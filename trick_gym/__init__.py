@@ -11,7 +11,7 @@ entry points, so the import, or the ``"trick_gym:"`` prefix, is what makes them 
 
 | id | game | rule options (keyword arguments) |
 |---|---|---|
-| ``Bavarian-v0`` | Bavarian Schafkopf | |
+| ``Bavarian-v0`` | Bavarian Schafkopf | ``tariff``, ``pack``, ``doubling``, ``klopfen``, ``ramsch`` |
 | ``Palatinate-v0`` | Palatinate Schafkopf | ``players=3 \\| 4``, ``max_doublings`` |
 | ``Asserufen-v0`` | Asserufen | ``max_doublings`` |
 | ``Knuffeln-v0`` | Knüffeln | ``variant``, ``players``, ``talk``, ``match`` |

@@ -6,7 +6,9 @@ The bound per game, in the rules' units (``worst_settlement(game, config)`` retu
 for the default config in brackets):
 
 - Bavarian: a lost Solo Tout, 3 × (10 + 2 per Laufender × 14 trumps) = 3 × 38 (114); a Sie costs each
-  opponent 52, a lost Solo schwarz with 14 Laufende 3 × 21.
+  opponent 52, a lost Solo schwarz with 14 Laufende 3 × 21. The options' tariff prices these hands (cents for
+  ``tariff="sauspiel"``), ``doubling=True`` multiplies them by 2^4 and ``klopfen=True`` by 2^4 more; with
+  ``ramsch=True`` a Ramsch's loser may pay 3 × 2^3 × its price (three players without a trick).
 - Palatinate: (players − 1) × (1 + schneider + schwarz + hoch 14 + hearts + solo) × 2 (Du)
   × 2^max_doublings (1216; four players: 1824).
 - Asserufen: 3 × (1 + hearts + schneider + schwarz + hoch 14) × 2 (Du) × 2^max_doublings (1728).
@@ -40,7 +42,7 @@ def worst_settlement(game: str, config: dict) -> float:
 
 
 def bavarian_worst_loss(config: dict) -> int:
-    return _bavarian()
+    return _bavarian(config)
 
 
 def palatinate_worst_loss(config: dict) -> int:
@@ -55,34 +57,61 @@ def knuffeln_worst_loss(config: dict) -> int:
     return _knuffeln(config["variant"], config["players"], config["match"])
 
 
-def _bavarian() -> int:
+def _bavarian(config: dict) -> int:
     from schafkopf_env.bavarian.tables import (
-        BASE_VALUE,
-        LAUFENDE_UNIT,
+        FAMILY_OF_CONTRACT,
+        HAND_SIZE,
         NUM_SEATS,
+        PARAM_KLOPFEN,
+        PARAM_MAX_DOUBLINGS,
+        PARAM_RAMSCH,
+        PARAM_RAMSCH_PRICE,
+        PARAM_TARIFF,
         RUFER,
         SIE,
-        SIE_LAUFENDE,
+        SIE_FACTOR,
         SOLO,
         SOLO_TOUT,
+        TARIFF_BASE,
+        TARIFF_KEYS,
+        TARIFF_LAUFENDE,
+        TARIFF_SCHNEIDER_SCHWARZ,
+        TOUT_FACTOR,
         WENZ,
         WENZ_TOUT,
+        make_params,
     )
     from schafkopf_env.trumps import NUM_TRUMPS, TRUMP_WENZ
 
-    schwarz = 2
+    params = make_params(**config)  # the tariff and the doublings of the options (``bavarian_v0``)
+
+    def tariff(contract: int, key: int) -> int:
+        return int(params[PARAM_TARIFF + FAMILY_OF_CONTRACT[contract] * len(TARIFF_KEYS) + key])
+
+    def plain_game(contract: int, trumps: int) -> int:  # base, schwarz, every trump a Laufender
+        return (tariff(contract, TARIFF_BASE) + 2 * tariff(contract, TARIFF_SCHNEIDER_SCHWARZ)
+                + trumps * tariff(contract, TARIFF_LAUFENDE))
+
+    def tout(contract: int, trumps: int) -> int:
+        return TOUT_FACTOR * (tariff(contract, TARIFF_BASE) + trumps * tariff(contract, TARIFF_LAUFENDE))
+
     suit_trumps, wenz_trumps = int(NUM_TRUMPS.max()), int(NUM_TRUMPS[TRUMP_WENZ])
     lost = {  # the most a lost contract is worth (schwarz counted where it applies)
-        RUFER: BASE_VALUE[RUFER] + schwarz + suit_trumps * LAUFENDE_UNIT[RUFER],
-        WENZ: BASE_VALUE[WENZ] + schwarz + wenz_trumps * LAUFENDE_UNIT[WENZ],
-        SOLO: BASE_VALUE[SOLO] + schwarz + suit_trumps * LAUFENDE_UNIT[SOLO],
-        WENZ_TOUT: BASE_VALUE[WENZ_TOUT] + wenz_trumps * LAUFENDE_UNIT[WENZ_TOUT],
-        SOLO_TOUT: BASE_VALUE[SOLO_TOUT] + suit_trumps * LAUFENDE_UNIT[SOLO_TOUT],
+        RUFER: plain_game(RUFER, suit_trumps),
+        WENZ: plain_game(WENZ, wenz_trumps),
+        SOLO: plain_game(SOLO, suit_trumps),
+        WENZ_TOUT: tout(WENZ_TOUT, wenz_trumps),
+        SOLO_TOUT: tout(SOLO_TOUT, suit_trumps),
     }
     alone = NUM_SEATS - 1  # a declarer alone pays each of the three others
-    worst_declarer = max(int(value) * (1 if contract == RUFER else alone) for contract, value in lost.items())
-    sie_opponent = int(BASE_VALUE[SIE] + SIE_LAUFENDE * LAUFENDE_UNIT[SIE])  # a Sie is always won
-    return max(worst_declarer, sie_opponent)
+    knocks = 2 ** (NUM_SEATS * int(params[PARAM_KLOPFEN]))  # every seat knocked (klopfen=True)
+    doublings = 2 ** int(params[PARAM_MAX_DOUBLINGS])  # Kontra, Re ... (doubling=True)
+    worst_declarer = doublings * max(value * (1 if contract == RUFER else alone) for contract, value in lost.items())
+    sie_opponent = SIE_FACTOR * (tariff(SIE, TARIFF_BASE) + HAND_SIZE * tariff(SIE, TARIFF_LAUFENDE))  # always won
+    ramsch = 0
+    if params[PARAM_RAMSCH]:  # the loser took every trick (no Durchmarsch): three players without one
+        ramsch = alone * int(params[PARAM_RAMSCH_PRICE]) * 2 ** alone
+    return knocks * max(worst_declarer, sie_opponent, ramsch)
 
 
 def _palatinate(players: int, max_doublings: int) -> int:

@@ -2,7 +2,8 @@
 
 Both 32-card packs share one layout (``trick_core.cards``): card ``suit * 8 + rank``, ranks
 ``A 10 K O/Q U/J 9 8 7``, and a hand is an int bit mask. The trump tables of ``schafkopf_env.trumps``
-(trump kinds 0..3: Obers, Unters, then that suit; 4: Wenz) are copied here as plain Python tuples."""
+(trump kinds 0..3: Obers, Unters, then that suit; 4: Wenz; 5..8 Farbwenz, 9 Geier, 10 Bettel) are copied here as
+plain Python tuples."""
 
 from __future__ import annotations
 
@@ -10,17 +11,20 @@ from schafkopf_env.trumps import (
     CARD_POINTS,
     EFFECTIVE_SUIT,
     EFFECTIVE_SUIT_MASK,
+    NUM_ALL_TRUMP_KINDS,
     NUM_TRUMPS,
     RANK_O,
     RANK_U,
     TRICK_POWER,
     TRUMP,
+    TRUMP_FARBWENZ,
+    TRUMP_GEIER,
     TRUMP_ORDER,
 )
 
 NUM_CARDS = 32
 NUM_SUITS = 4
-NUM_KINDS = 5
+NUM_KINDS = NUM_ALL_TRUMP_KINDS
 FULL_MASK = (1 << NUM_CARDS) - 1
 
 # Python copies of the numpy rule tables (plain ints are much faster in this per-decision code).
@@ -55,8 +59,11 @@ SUIT_PLAIN_CARDS = tuple(
 """The cards of each printed suit other than its Ober and Unter (Queen and Jack)."""
 
 
-PLAIN_SUITS = tuple(tuple(s for s in range(NUM_SUITS) if s != kind) for kind in range(NUM_KINDS))
-"""``PLAIN_SUITS[kind]``: the suits that are not trump under ``kind`` (all four in a Wenz)."""
+TRUMP_SUIT_OF_KIND = tuple(kind if kind < NUM_SUITS else kind - TRUMP_FARBWENZ if TRUMP_FARBWENZ <= kind < TRUMP_GEIER
+                           else -1 for kind in range(NUM_KINDS))
+"""The suit that is trump under each kind (-1: none, Wenz, Geier, Bettel)."""
+PLAIN_SUITS = tuple(tuple(s for s in range(NUM_SUITS) if s != TRUMP_SUIT_OF_KIND[kind]) for kind in range(NUM_KINDS))
+"""``PLAIN_SUITS[kind]``: the suits that are not trump under ``kind`` (all four in a Wenz, Geier, Bettel)."""
 
 
 def cards_of(mask: int) -> list[int]:

@@ -321,8 +321,8 @@ class SchafkopfRulesAgent(Agent):
         self.decisions += 1
         if legal.size == 1:
             return int(legal[0])
-        if self._names is None:
-            base = env.unwrapped
+        base = env.unwrapped
+        if self._names is None or len(self._names) != base.num_actions:  # options may add actions (Bavarian)
             self._names = tuple(base.action_to_string(a) for a in range(base.num_actions))
         names = {self._names[a]: int(a) for a in legal}
         table = self.decode_table(env, agent)

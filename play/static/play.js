@@ -48,7 +48,8 @@ function currentConfig() {
   const config = {};
   for (const option of currentGame().options) {
     const raw = document.getElementById(`option-${option.name}`).value;
-    config[option.name] = typeof option.default === "number" ? Number(raw) : raw;
+    const kind = typeof option.default;  // the env checks the type: a number, an on/off switch, a word
+    config[option.name] = kind === "number" ? Number(raw) : kind === "boolean" ? raw === "true" : raw;
   }
   return config;
 }
@@ -61,7 +62,7 @@ function fillOptions() {
     const select = el("select");
     select.id = `option-${option.name}`;
     for (const choice of option.choices) {
-      const item = el("option", null, String(choice));
+      const item = el("option", null, typeof choice === "boolean" ? (choice ? "on" : "off") : String(choice));
       item.value = String(choice);
       if (choice === option.default) item.selected = true;
       select.appendChild(item);
@@ -114,7 +115,7 @@ function fillBots() {
     const select = el("select");
     select.dataset.agent = agent;
     select.id = `bot-${agent}`;
-    for (const bot of state.catalog.bots) {
+    for (const bot of currentGame().bots ?? state.catalog.bots) {  // the bots that play this game
       const about = state.catalog.bot_notes?.[bot];
       const item = el("option", null, about ? `${bot} (${about.strength})` : bot);
       item.value = bot;

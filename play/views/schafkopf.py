@@ -16,9 +16,23 @@ settlement, once the hand is over.
 
 from __future__ import annotations
 
-from schafkopf_env.trumps import EFFECTIVE_SUIT, TRICK_POWER, TRUMP, TRUMP_ORDER, TRUMP_WENZ
+import functools
+
+from schafkopf_env.trumps import EFFECTIVE_SUIT, TRICK_POWER, TRUMP, TRUMP_ORDER
 
 from ..catalog import CONTRACT_NAMES, FIXED_ACTION_LABELS, SUIT_LETTERS, GameInfo, Option
+from .bavarian_options import (
+    BAVARIAN_OPTION_LABELS,
+    bavarian_trump_kind,
+    contract_value,
+    hand_size,
+    hide_unseen_cards,
+    ramsch_settlement,
+    stake_factor,
+    stake_facts,
+    trumps_text,
+    value_line,
+)
 from .common import (
     HIDDEN_CARD,
     ViewContext,
@@ -39,21 +53,27 @@ HEARTS_KIND = 2
 # ---------------------------------------------------------------------------------------------- Bavarian
 
 BAVARIAN_PHASES = {
+    "klopfen": "Klopfen",
     "bidding": "Bidding",
     "calling": "Calling the ace",
     "choosing_trump": "Naming trump",
+    "contra_offer": "Kontra?",
+    "doubling_round": "Re?",
     "playing": "Play",
     "over": "Hand over",
 }
-BAVARIAN_BASE_VALUE = {"rufer": 1, "wenz": 5, "solo": 5}
-TOUTS = ("wenz_tout", "solo_tout")
 BAVARIAN_PROMPTS = {
-    "bidding": "Your bid", "calling": "Call an ace", "choosing_trump": "Name the trump suit", "playing": "Play a card",
+    "klopfen": "Knock (double the stake) on your first cards?", "bidding": "Your bid", "calling": "Call an ace",
+    "choosing_trump": "Name the trump suit", "contra_offer": "Kontra (double) before your first card?",
+    "doubling_round": "Double again (Re)?", "playing": "Play a card",
 }
 
 
 def bavarian_view(ctx: ViewContext) -> dict:
-    return partnership_view(ctx, BAVARIAN_PHASES, bavarian_facts, bavarian_label, BAVARIAN_PROMPTS, bavarian_settlement)
+    view = partnership_view(ctx, BAVARIAN_PHASES, bavarian_facts, bavarian_label, BAVARIAN_PROMPTS,
+                            bavarian_settlement, called="the called Sau")
+    hide_unseen_cards(ctx, view)
+    return view
 
 
 def bavarian_label(ctx: ViewContext, action: str) -> str:
@@ -61,67 +81,64 @@ def bavarian_label(ctx: ViewContext, action: str) -> str:
     if head == "call":
         return f"Call the {ctx.suit(tail)} Sau"
     if head == "trump" and tail:
+        if ctx.state["contract"] in ("farbwenz", "farbwenz_tout"):
+            return f"Farbwenz in {ctx.suit(tail)}"
         return f"Trump: {ctx.suit(tail)}"
-    return describe_common(ctx, action) or action
+    return BAVARIAN_OPTION_LABELS.get(action) or describe_common(ctx, action) or action
 
 
 def bavarian_facts(ctx: ViewContext, partner: str | None) -> list[list[str]]:
     st = ctx.state
     contract = st["contract"]
     if contract is None:
-        return []
-    facts = [["Contract", contract_title(ctx)], ["Declarer", ctx.name(st["declarer"])]]
-    trump = st["trump"]
-    if contract in ("wenz", "wenz_tout"):
-        facts.append(["Trumps", "the four Unters only"])
-    elif trump is not None:
-        facts.append(["Trumps", f"Obers, Unters and {ctx.suit(trump)}"])
+        return stake_facts(ctx)
+    facts = [["Contract", contract_title(ctx)]]
+    if st["declarer"] is not None:  # a Ramsch has none
+        facts.append(["Declarer", ctx.name(st["declarer"])])
+    kind = bavarian_trump_kind(ctx)
+    if kind is not None:
+        facts.append(["Trumps", trumps_text(ctx, kind)])
     if st["called_suit"] is not None:
         add_called_facts(facts, f"the {ctx.suit(st['called_suit'])} Sau", "ace", partner, ctx)
-    return facts
+    return facts + stake_facts(ctx)
 
 
 def bavarian_settlement(ctx: ViewContext) -> dict:
-    """The hand's result and how it was reached (``docs/rules/bavarian_schafkopf.md#5-scoring``)."""
+    """The hand's result and how it was reached (``docs/rules/bavarian_schafkopf.md#5-scoring``): the value
+    by the table's tariff (``bavarian_options.contract_value``), times the stake of the knocks and doubles."""
     st = ctx.state
     settlement = settlement_by_agent(ctx, st["result"])
     contract = st["contract"]
     if contract is None:
         return thrown_in(settlement, "Everybody passed: the hand is thrown in and nobody pays.")
-    declarer, laufende = st["declarer"], st["laufende"]
+    if st["declarer"] is None:
+        return ramsch_settlement(ctx, settlement)
+    declarer, laufende, size = st["declarer"], st["laufende"], hand_size(ctx)
     side = [declarer] + ([st["partner"]] if st["partner"] is not None else [])
     side_text = " and ".join(ctx.name(agent) for agent in side)
+    title = contract_title(ctx)
+    won, value, formula = contract_value(ctx, title)
+    points, tricks = st["declarer_side_points"], st["declarer_side_tricks"]
     if contract == "sie":
-        won, value = True, 20 + 4 * laufende
         holds = ctx.verb(declarer, "holds", "hold")
-        lines = [f"{ctx.name(declarer)} {holds} all Obers and Unters: a Sie wins at once.",
-                 f"Value: Sie 20 + {laufende} Laufende × 4 = {value} units."]
-    elif contract in TOUTS:
-        won = not st["tout_lost"] and st["declarer_side_tricks"] == 8
-        value = 10 + 2 * laufende
-        outcome = "took all eight tricks: won" if won else "lost a trick: lost"
-        lines = [f"{contract_title(ctx)}: {ctx.name(declarer)} had to take every trick and {outcome}.",
-                 f"Value: Tout 10 + {laufende} Laufende × 2 = {value} units."]
+        lines = [f"{ctx.name(declarer)} {holds} the {size} highest trumps: a Sie wins at once."]
+    elif contract.endswith("_tout"):
+        outcome = f"took all {size} tricks: won" if won else "lost a trick: lost"
+        lines = [f"{title}: {ctx.name(declarer)} had to take every trick and {outcome}."]
+    elif contract == "bettel":
+        outcome = "took no trick: won" if won else f"took {plural(tricks, 'trick')}: lost"
+        lines = [f"Bettel: {ctx.name(declarer)} had to take no trick and {outcome}."]
     else:
-        points, tricks = st["declarer_side_points"], st["declarer_side_tricks"]
-        won = points >= 61
-        parts = [(contract_title(ctx), BAVARIAN_BASE_VALUE[contract])]
-        if tricks in (0, 8):
-            parts.append(("Schwarz", 2))
-        elif points >= 91 or 120 - points >= 90:
-            parts.append(("Schneider", 1))
-        if laufende:
-            parts.append((f"{laufende} Laufende", laufende))
-        value = sum(units for _, units in parts)
         verdict = "won (61 needed)" if won else "lost (61 needed)"
         lines = [f"The declarer's side ({side_text}) took {points} card points in {plural(tricks, 'trick')}: "
-                 f"{verdict}.",
-                 value_formula(parts, False, 0, value)]
-        if laufende:
-            top = ctx.card_names[int(TRUMP_ORDER[trump_kind(ctx), 0])]
-            holders = "the declarer's side" if laufende_with(ctx, side) else "the opponents"
-            lines.append(f"Laufende: {holders} held the top {laufende} trumps in an unbroken run from the "
-                         f"{ctx.card(top)}, worth 1 each.")
+                 f"{verdict}."]
+    lines.append(value_line(st, formula, value))
+    value *= stake_factor(st)
+    if laufende and contract != "sie":
+        top = ctx.card_names[int(TRUMP_ORDER[trump_kind(ctx), 0])]
+        holders = "the declarer's side" if laufende_with(ctx, side) else "the opponents"
+        lines.append(f"Laufende: {holders} held the top {laufende} trumps in an unbroken run from the "
+                     f"{ctx.card(top)}.")
     if st["called_suit"] is not None:
         lines.append(f"Each winner receives {units_text(value)}, each loser pays {units_text(value)}.")
     else:
@@ -308,7 +325,8 @@ ASSERUFEN_LABELS = {"accept": "Accept: the Darf man bidder declares", "refuse": 
 
 def asserufen_view(ctx: ViewContext) -> dict:
     return partnership_view(
-        ctx, ASSERUFEN_PHASES, asserufen_facts, asserufen_label, ASSERUFEN_PROMPTS, asserufen_settlement
+        ctx, ASSERUFEN_PHASES, asserufen_facts, asserufen_label, ASSERUFEN_PROMPTS, asserufen_settlement,
+        called="the called card",
     )
 
 
@@ -363,10 +381,11 @@ def asserufen_settlement(ctx: ViewContext) -> dict:
 
 
 def partnership_view(ctx: ViewContext, phases: dict[str, str], facts, label, prompts: dict[str, str],
-                     settlement) -> dict:
+                     settlement, called: str) -> dict:
     """The view of a game whose declarer may have a partner, secret until it is public (Bavarian,
     Asserufen; the partner knows it): ``facts(ctx, partner)`` gets the partner as the view may show it. A
-    seat yet to bid (Asserufen: None) has said nothing."""
+    seat yet to bid (Asserufen: None) has said nothing. ``called`` names the called card in the card rule's
+    text (``schafkopf_card_rule``)."""
     st = ctx.state
     view = base_view(ctx, phases)
     partner = st["partner"] if ctx.sees_all or st["partner_known"] or ctx.is_viewer(st["partner"]) else None
@@ -377,7 +396,8 @@ def partnership_view(ctx: ViewContext, phases: dict[str, str], facts, label, pro
     said = {agent: bid_label(bid) for agent, bid in st["bids"].items() if bid is not None}
     view["seats"] = seat_entries(ctx, roles, said=said, hand_order=hand_order(ctx))
     view["facts"] = facts(ctx, partner)
-    return add_play(view, ctx, label, prompt_from(prompts), settlement, card_rule=schafkopf_card_rule)
+    return add_play(view, ctx, label, prompt_from(prompts), settlement,
+                    card_rule=functools.partial(schafkopf_card_rule, called=called))
 
 
 def contract_facts(ctx: ViewContext) -> list[list[str]]:
@@ -454,11 +474,10 @@ def prompt_from(prompts: dict[str, str]):
 def trump_kind(ctx: ViewContext) -> int | None:
     """The trump kind of ``schafkopf_env.trumps`` once the contract fixes it; ``None`` before."""
     st = ctx.state
-    contract = st["contract"]
-    if contract in ("wenz", "wenz_tout"):  # Bavarian's contracts: Unters the only trumps
-        return TRUMP_WENZ
-    if contract in ("rufer", "sie"):  # Bavarian's: hearts trumps
-        return HEARTS_KIND
+    if ctx.deck == "german":  # Bavarian: the kernel's kind (Wenz, Geier, Farbwenz, Bettel, Ramsch ...)
+        kind = bavarian_trump_kind(ctx)
+        # the kernel fixes a Rufer's trumps once the ace is called; the players know them from the bid on
+        return HEARTS_KIND if kind is None and st["contract"] == "rufer" else kind
     if st["trump"] is not None:
         return SUIT_LETTERS[ctx.deck].index(st["trump"])
     return None
@@ -474,12 +493,14 @@ def hand_order(ctx: ViewContext):
     kind = trump_kind(ctx)
     bidding_by_suit = ctx.deck == "german"  # Bavarian bidding (the German pack's game): no trumps known yet
     courts_first = kind is None and (not bidding_by_suit or ctx.state["contract"] is not None)
+    # before a Farbwenz names its suit only the Unters are sure trumps; before a Solo's, Obers and Unters
+    courts = (COURT_RANKS[1],) if ctx.state["contract"] in ("farbwenz", "farbwenz_tout") else COURT_RANKS
 
     def key(card: str) -> tuple[int, int]:
         i = index[card]
         if kind is None:
             suit, rank = divmod(i, 8)
-            if courts_first and rank in COURT_RANKS:
+            if courts_first and rank in courts:
                 return (0, -int(TRICK_POWER[HEARTS_KIND, i]))
             return (1 + suit, rank)
         suit = int(EFFECTIVE_SUIT[kind, i])
@@ -488,8 +509,9 @@ def hand_order(ctx: ViewContext):
     return key
 
 
-def schafkopf_card_rule(ctx: ViewContext, view: dict) -> str | None:
-    """Why a card is not legal now: following the led (effective) suit, else the called card's rules."""
+def schafkopf_card_rule(ctx: ViewContext, view: dict, called: str | None = None) -> str | None:
+    """Why a card is not legal now: following the led (effective) suit, else the called card's rules
+    (``called``: how the game's view names the called card; None: a game without one)."""
     kind = trump_kind(ctx)
     if kind is None:
         return None
@@ -502,7 +524,6 @@ def schafkopf_card_rule(ctx: ViewContext, view: dict) -> str | None:
     def category_name(suit: int) -> str:
         return "a trump" if suit == TRUMP else f"a {ctx.suit(letters[suit])} card"
 
-    called = {"bavarian": "the called Sau", "asserufen": "the called card"}.get(ctx.info.name)
     fallback = ("Only the highlighted cards may be played now: "
                 + (f"{called} may not be led away from or thrown off while its suit is unplayed (rules, section on "
                    "the called card)." if called else "follow the led suit if you can."))
@@ -510,12 +531,14 @@ def schafkopf_card_rule(ctx: ViewContext, view: dict) -> str | None:
 
 
 def contract_title(ctx: ViewContext) -> str:
-    """The contract as Bavarian players name it: ``"Sauspiel"``, ``"Herz-Solo"``, ``"Eichel-Solo Tout"``."""
+    """The contract as Bavarian players name it: ``"Sauspiel"``, ``"Herz-Solo"``, ``"Eichel-Solo Tout"``,
+    ``"Gras-Farbwenz"``."""
     st = ctx.state
     contract = st["contract"]
-    if contract in ("solo", "solo_tout") and st["trump"] is not None:
-        return f"{ctx.suit(st['trump'])}-{CONTRACT_NAMES[contract]}"
-    return CONTRACT_NAMES[contract].split(" (")[0]
+    name = CONTRACT_NAMES[contract].split(" (")[0]
+    if contract in ("solo", "solo_tout", "farbwenz", "farbwenz_tout") and st["trump"] is not None:
+        return f"{ctx.suit(st['trump'])}-{name}"
+    return name
 
 
 def laufende_with(ctx: ViewContext, side: list[str]) -> bool:
@@ -543,8 +566,21 @@ def hoch_line(ctx: ViewContext, hoch: int, side: set[str]) -> str:
 
 DOUBLINGS = Option("max_doublings", "Most doublings", (0, 1, 2, 3, 4), 4)
 
-BAVARIAN = GameInfo("bavarian", "Bavarian Schafkopf", "german", "bavarian_schafkopf.md",
-                    view=bavarian_view, label=bavarian_label)
+ON_OFF = (False, True)
+BAVARIAN_OPTIONS = (
+    Option("tariff", "Tariff", ("card", "sauspiel"), "card", env_checked=(dict,)),
+    Option("pack", "Pack", ("long", "short"), "long"),
+    Option("doubling", "Kontra and Re", ON_OFF, False),
+    Option("klopfen", "Klopfen", ON_OFF, False),
+    Option("ramsch", "Ramsch when all pass", ON_OFF, False),
+    Option("geier", "Geier", ON_OFF, False),
+    Option("farbwenz", "Farbwenz", ON_OFF, False),
+    Option("bettel", "Bettel", ON_OFF, False),
+)
+"""The rule options of ``schafkopf_env.bavarian_v0`` (its docstring documents them); a custom tariff mapping
+is accepted from a record (the env validates it), the table offers the two named tariffs."""
+BAVARIAN = GameInfo("bavarian", "Bavarian Schafkopf", "german", "bavarian_schafkopf.md", BAVARIAN_OPTIONS,
+                    bavarian_view, bavarian_label)
 PALATINATE = GameInfo("palatinate", "Palatinate Schafkopf", "french", "palatinate_schafkopf.md",
                       (Option("players", "Players", (3, 4), 3), DOUBLINGS), palatinate_view, palatinate_label)
 ASSERUFEN = GameInfo("asserufen", "Asserufen (Palatinate, four players)", "french", "palatinate_schafkopf.md",

@@ -24,13 +24,21 @@ The rules are those of ``docs/rules/bavarian_schafkopf.md``. Each entry point of
 
 from __future__ import annotations
 
-from schafkopf_env.trumps import TRUMP_WENZ  # noqa: F401
+from schafkopf_env.trumps import TRUMP_BETTEL, TRUMP_FARBWENZ, TRUMP_GEIER, TRUMP_WENZ  # noqa: F401
 
 from .layout import *  # noqa: F403  (re-exported: the state and observation layout)
 from .observe import observe, partner_known_to  # noqa: F401
 from .play import legal_card_bits  # noqa: F401
 from .resample import *  # noqa: F403  (re-exported: the resampling protocol of trick_core.drivers)
 from .rules import apply, apply_action, legal_action_bits, legal_action_mask, random_step  # noqa: F401
-from .scoring import contract_value, counted_laufende, declarer_side_totals, settle, settlement  # noqa: F401
+from .scoring import (  # noqa: F401
+    contract_value,
+    counted_laufende,
+    declarer_side_totals,
+    laufende_with,
+    settle,
+    settlement,
+    value_with,
+)
 from .state import current_seat, deal_random, deal_random_for_dealer, init_state  # noqa: F401
 from .tables import *  # noqa: F403  (re-exported: the game's constants and make_params)

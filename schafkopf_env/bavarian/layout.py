@@ -9,15 +9,27 @@ docs page ``bavarian_v0``; ``OBS_*`` the offsets the compiled ``observe`` writes
 from __future__ import annotations
 
 from schafkopf_env.trumps import NUM_CARDS, NUM_SUITS
-from trick_core.layout import StateLayout, block_starts, fixed_observation_layout
+from trick_core.layout import StateLayout, block_starts
 
-from .tables import NUM_BIDS, NUM_PHASES, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE
+from .tables import (
+    MAX_DOUBLINGS,
+    NUM_BIDS,
+    NUM_CONTRACTS,
+    NUM_SEATS,
+    NUM_TRICKS,
+    OBSERVED_PHASES,
+    PARAM_CONTRACTS,
+    PARAM_KLOPFEN,
+    PARAM_MAX_DOUBLINGS,
+    PARAMS_SIZE,
+)
 
 # --------------------------------------------------------------------------- state
 TRICK_RECORD = 6
 """A trick in the state: leader, four cards in playing order, winner (-1 until complete)."""
-HISTORY_CAPACITY = 40
-"""At most 4 bids + 1 call or trump + 32 cards = 37 actions."""
+HISTORY_CAPACITY = 64
+"""At most 4 bids + 1 call or trump + 32 cards = 37 actions, with ``doubling`` three contra offers and
+three answers after each of four doublings (+ the four doublings said), with ``klopfen`` four answers."""
 
 layout = StateLayout("bavarian")
 S_PARAMS = layout.field("params", PARAMS_SIZE)
@@ -42,6 +54,13 @@ S_DEALT_HANDS = layout.field("dealt_hands", NUM_SEATS)
 S_HANDS = layout.field("hands", NUM_SEATS)
 S_POINTS = layout.field("points", NUM_SEATS)
 S_TRICKS_WON = layout.field("tricks_won", NUM_SEATS)
+S_DOUBLINGS = layout.field("doublings")  # Kontra, Re ... said so far (doubling=True)
+S_DOUBLERS = layout.field("doublers", MAX_DOUBLINGS)  # the seat that said each
+S_PENDING_PLAYER = layout.field("pending_player")  # the seat to play once the doubling is over
+S_ROUND_ANSWERS = layout.field("round_answers")  # no_double answers since the last doubling
+S_KNOCKS = layout.field("knocks")  # seats that knocked (klopfen=True)
+S_KNOCKED = layout.field("knocked", NUM_SEATS)  # 1 if the seat knocked
+S_FIRST_CARDS = layout.field("first_cards", NUM_SEATS)  # the first half of each hand dealt (what Klopfen sees)
 S_TRICKS = layout.field("tricks", NUM_TRICKS * TRICK_RECORD)
 S_HISTORY_SEATS = layout.field("history_seats", HISTORY_CAPACITY)
 S_HISTORY_ACTIONS = layout.field("history_actions", HISTORY_CAPACITY)
@@ -61,7 +80,7 @@ OBSERVATION_BLOCKS = (
     ("hand", NUM_CARDS),  # cards held
     ("dealer", NUM_SEATS),  # relative seat of the dealer
     ("to_act", NUM_SEATS),  # relative seat to act (zeros once over)
-    ("phase", NUM_PHASES),  # bidding, calling, choosing_trump, playing, over
+    ("phase", OBSERVED_PHASES),  # bidding, calling, choosing_trump, playing, over
     ("bids", NUM_SEATS * NUM_BIDS),  # each seat's bid (pass..sie); zeros: not bid yet
     ("contract", NUM_BIDS - 1),  # rufer..sie once fixed
     ("declarer", NUM_SEATS),  # highest bidder so far
@@ -73,17 +92,59 @@ OBSERVATION_BLOCKS = (
     ("trick", NUM_SEATS * NUM_CARDS),  # card each seat played to the trick in progress
     ("played", NUM_SEATS * NUM_CARDS),  # cards each seat played to completed tricks
     ("points", NUM_SEATS),  # card points taken / 120
-    ("tricks_won", NUM_SEATS),  # tricks taken / 8
+    ("tricks_won", NUM_SEATS),  # tricks taken / tricks of a hand (8, or 6 with the short pack)
 )
 INFORMATION_STATE_BLOCKS = (  # perfect recall of the own deal and of every completed trick
     ("dealt_hand", NUM_CARDS),
     ("trick_history", NUM_TRICKS * OBS_HISTORY_TRICK),
 )
 PERFECT_BLOCKS = (("hands", NUM_SEATS * NUM_CARDS),)  # every seat's cards
-observation_layout, observation_size = fixed_observation_layout(
-    (OBSERVATION_BLOCKS, INFORMATION_STATE_BLOCKS, PERFECT_BLOCKS)
+DOUBLING_BLOCKS = (  # doubling=True only: after the observation's blocks, before the information state's
+    ("doubling_turn", 2),  # this decision: a contra offer, a round of asking after a double
+    ("doublers", MAX_DOUBLINGS * NUM_SEATS),  # the relative seat that said the k-th double (Kontra, Re, ...)
 )
+DOUBLING_OBS_SIZE = sum(size for _, size in DOUBLING_BLOCKS)
+KLOPFEN_BLOCKS = (  # klopfen=True only: after the doubling blocks (if any)
+    ("klopfen_turn", 1),  # this decision is Klopfen (the hand block shows the first cards only)
+    ("knocked", NUM_SEATS),  # the relative seats that knocked
+)
+KLOPFEN_OBS_SIZE = sum(size for _, size in KLOPFEN_BLOCKS)
+NUM_EXTRA_CONTRACTS = NUM_CONTRACTS - NUM_BIDS - 1
+"""geier, farbwenz, geier_tout, farbwenz_tout, bettel: the contracts of the options (after the Ramsch)."""
+CONTRACT_BLOCKS = (  # geier, farbwenz or bettel only: after the Klopfen blocks (if any)
+    ("extra_bids", NUM_SEATS * NUM_EXTRA_CONTRACTS),  # each relative seat's bid if one of these five
+    ("extra_contract", NUM_EXTRA_CONTRACTS),  # the contract once fixed, if one of these five
+)
+CONTRACT_OBS_SIZE = sum(size for _, size in CONTRACT_BLOCKS)
+
+
+def observation_layout(params, obs_type: int) -> list[tuple[str, int]]:
+    """The observation vector as ``(name, size)`` blocks in the order ``observe`` writes them: with
+    ``doubling`` and ``klopfen`` (``params``) their blocks follow the observation's own, in that order
+    (``params`` None: the default)."""
+    extra = ()
+    if params is not None and params[PARAM_MAX_DOUBLINGS] > 0:
+        extra += DOUBLING_BLOCKS
+    if params is not None and params[PARAM_KLOPFEN] > 0:
+        extra += KLOPFEN_BLOCKS
+    if params is not None and params[PARAM_CONTRACTS] > 0:
+        extra += CONTRACT_BLOCKS
+    blocks = (OBSERVATION_BLOCKS + extra, INFORMATION_STATE_BLOCKS, PERFECT_BLOCKS)
+    return [block for kind in blocks[: obs_type + 1] for block in kind]
+
+
+def observation_size(params, obs_type: int) -> int:
+    """Entries of the observation vector (the sum of ``observation_layout``)."""
+    return sum(size for _, size in observation_layout(params, obs_type))
+
+
 _START = block_starts(observation_layout(None, 2))
+OBS_DOUBLING_TURN = _START["tricks_won"] + NUM_SEATS
+OBS_DOUBLERS = OBS_DOUBLING_TURN + 2
+"""With ``doubling``: the doubling blocks' offsets; every later block lies ``DOUBLING_OBS_SIZE`` further on."""
+OBS_EXTRA = OBS_DOUBLING_TURN
+"""Where the options' blocks start: the doubling blocks, then the Klopfen blocks (``DOUBLING_OBS_SIZE`` on
+with ``doubling``); the information state's blocks follow them."""
 OBS_HAND = _START["hand"]
 OBS_DEALER = _START["dealer"]
 OBS_TO_ACT = _START["to_act"]

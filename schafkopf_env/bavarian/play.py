@@ -13,6 +13,7 @@ from trick_core.bits import ZERO, bit, popcount
 from trick_core.jit import inline_njit
 from trick_core.layout import card_mask
 
+from .doubling import to_play
 from .layout import (
     S_CALLED_DONE,
     S_CALLED_SUIT,
@@ -31,8 +32,8 @@ from .layout import (
     TRICK_RECORD,
 )
 from .scoring import is_tout
-from .state import end_hand
-from .tables import ACE_OF_SUIT, NUM_SEATS, NUM_TRICKS, PLAIN_SUIT_MASK, RUFER
+from .state import end_hand, hand_size
+from .tables import ACE_OF_SUIT, NUM_SEATS, PLAIN_SUIT_MASK, RUFER
 
 
 @inline_njit
@@ -80,7 +81,7 @@ def play_card(state, seat, card):
     if state[S_CONTRACT] == RUFER and card == ACE_OF_SUIT[state[S_CALLED_SUIT]]:
         state[S_PARTNER_KNOWN] = 1
     if size < NUM_SEATS - 1:
-        state[S_SEAT_TO_ACT] = (seat + 1) % NUM_SEATS
+        to_play(state, (seat + 1) % NUM_SEATS)  # a contra offer first, in the first trick (doubling)
         return
     complete_trick(state, trick)
 
@@ -110,7 +111,7 @@ def complete_trick(state, trick):
         state[S_TOUT_LOST] = 1  # a Tout ends at once when a trick is lost
         end_hand(state)
         return
-    if state[S_TRICK_NUMBER] == NUM_TRICKS:
+    if state[S_TRICK_NUMBER] == hand_size(state):
         end_hand(state)
         return
     state[S_SEAT_TO_ACT] = winner

@@ -3,7 +3,8 @@ behind ``resample_hidden`` (the loop itself is ``trick_core.drivers.resample_hid
 
 The holders of hidden cards are the four seats (the observer's own row holds nothing). A seat that failed
 to follow a suit holds none of it; the declarer never holds the ace it called, and once the holder of the
-called ace is known to the observer nobody else holds it; in a Sie the declarer holds every Ober and Unter.
+called ace is known to the observer nobody else holds it; in a Sie the declarer holds every Ober and Unter
+(the six highest trumps in the short pack); the cards outside the pack are nobody's.
 A sample is kept only if every recorded action (bids and calls included) is legal under it.
 """
 
@@ -17,12 +18,14 @@ from trick_core.drivers import RESAMPLING_PROTOCOL
 from trick_core.jit import inline_njit, njit, njit_no_refcount
 from trick_core.layout import card_mask
 
+from .doubling import in_card_play
 from .layout import (
     S_CALLED_SUIT,
     S_CONTRACT,
     S_DEALER,
     S_DEALT_HANDS,
     S_DECLARER,
+    S_FIRST_CARDS,
     S_HANDS,
     S_HISTORY_ACTIONS,
     S_HISTORY_LENGTH,
@@ -36,15 +39,14 @@ from .layout import (
 )
 from .observe import partner_known_to
 from .rules import apply, legal_action_bits
-from .state import start_from_masks
+from .state import hand_size, pack_mask, sie_mask, start_from_masks
 from .tables import (
     ACE_OF_SUIT,
-    FULL_MASK,
     NUM_SEATS,
     NUM_TRICKS,
-    OBER_UNTER_MASK,
+    PARAM_KLOPFEN,
     PARAMS_SIZE,
-    PHASE_PLAYING,
+    PHASE_KLOPFEN,
     RUFER,
     SIE,
 )
@@ -69,16 +71,19 @@ def played_mask(state, seat):
 def hidden_card_constraints(state, observer, counts, allowed, forced):
     """Fill, per seat ``s``, ``counts[s]`` (cards hidden from ``observer`` it holds) and ``allowed[s]``
     (the unseen cards it may hold as far as ``observer`` can tell from public play: shown voids, the
-    revealed holder of the called ace, a Sie); ``forced`` stays empty. Returns the mask of cards
-    ``observer`` cannot see."""
-    unseen = FULL_MASK & ~card_mask(state, S_HANDS + observer)
+    revealed holder of the called ace, a Sie; the cards outside the pack are nobody's); ``forced`` stays
+    empty. Returns the mask of cards ``observer`` cannot see."""
+    klopfen = state[S_PHASE] == PHASE_KLOPFEN  # the observer has seen the first half of its hand only
+    own = card_mask(state, S_FIRST_CARDS + observer) if klopfen else card_mask(state, S_HANDS + observer)
+    unseen = pack_mask(state) & ~own
     for s in range(NUM_SEATS):
         unseen &= ~played_mask(state, s)
     for s in range(NUM_SEATS):
-        allowed[s] = unseen if s != observer else ZERO
-        counts[s] = popcount(card_mask(state, S_HANDS + s)) if s != observer else 0
+        held = popcount(card_mask(state, S_HANDS + s))
+        allowed[s] = unseen if s != observer or klopfen else ZERO
+        counts[s] = held if s != observer else held - popcount(own)
     kind = state[S_TRUMP_KIND]
-    tricks_seen = state[S_TRICK_NUMBER] + (1 if state[S_PHASE] == PHASE_PLAYING else 0)
+    tricks_seen = state[S_TRICK_NUMBER] + (1 if in_card_play(state[S_PHASE]) else 0)
     for t in range(min(tricks_seen, NUM_TRICKS)):
         trick = S_TRICKS + t * TRICK_RECORD
         leader = state[trick]
@@ -101,8 +106,19 @@ def hidden_card_constraints(state, observer, counts, allowed, forced):
     if state[S_CONTRACT] == SIE:
         for s in range(NUM_SEATS):
             if s != state[S_DECLARER]:
-                allowed[s] &= ~OBER_UNTER_MASK
+                allowed[s] &= ~sie_mask(state)
     return unseen
+
+
+@inline_njit
+def lowest_cards(mask, count):
+    """The ``count`` lowest-indexed cards of ``mask``."""
+    out = ZERO
+    for _ in range(count):
+        low = mask & (ZERO - mask)
+        out |= low
+        mask &= ~low
+    return out
 
 
 @njit
@@ -126,10 +142,18 @@ def apply_called(state, action):
 def replay_sample(state, observer, dealt, rng, out_state, context):
     """Complete the sample (the observer's own cards; every seat's played cards) in ``dealt`` and
     replay ``state``'s history from it into ``out_state``; False if any action is illegal there."""
+    klopfen = state[S_PHASE] == PHASE_KLOPFEN
     for s in range(NUM_SEATS):
-        current = card_mask(state, S_HANDS + s) if s == observer else dealt[s]
+        current = dealt[s]
+        if s == observer:
+            current = card_mask(state, S_FIRST_CARDS + s) | dealt[s] if klopfen else card_mask(state, S_HANDS + s)
         dealt[s] = current | played_mask(state, s)
     start_from_masks(out_state, state[S_PARAMS : S_PARAMS + PARAMS_SIZE], state[S_DEALER], dealt)
+    if state[S_PARAMS + PARAM_KLOPFEN]:  # the first cards: the observer's own, another seat's the lowest half
+        half = hand_size(state) // 2
+        for s in range(NUM_SEATS):
+            first = card_mask(state, S_FIRST_CARDS + s) if s == observer else lowest_cards(dealt[s], half)
+            out_state[S_FIRST_CARDS + s] = np.int64(first)
     for i in range(state[S_HISTORY_LENGTH]):
         action = state[S_HISTORY_ACTIONS + i]
         if ((legal_action_bits_called(out_state) >> np.uint64(action)) & ONE) == ZERO:

@@ -1,7 +1,7 @@
 """The rules of Bavarian Schafkopf by phase, joined: the legal actions of the seat to act and the effect
 of an action, as inline functions (the bodies live in ``bidding`` and ``play``).
 
-Legal actions are computed as the bits of one ``uint64`` (46 actions fit), so that a random playout draws
+Legal actions are computed as the bits of one ``uint64`` (all 56 actions fit), so that a random playout draws
 an action with one popcount and one select (``random_step``).
 """
 
@@ -13,7 +13,8 @@ from trick_core.bits import ZERO, random_bit, write_action_mask
 from trick_core.jit import inline_njit, njit_no_refcount
 from trick_core.layout import card_mask, record_action
 
-from .bidding import bid, call_ace, legal_bid_bits, legal_call_bits, legal_trump_bits, name_trump
+from .bidding import bid, call_ace, legal_bid_bits, legal_call_bits, legal_suit_bits, name_trump
+from .doubling import answer_doubling, answer_klopfen, legal_doubling_bits, legal_klopfen_bits
 from .layout import S_HANDS, S_HISTORY_ACTIONS, S_HISTORY_LENGTH, S_HISTORY_SEATS, S_PHASE, S_SEAT_TO_ACT
 from .play import legal_card_bits, play_card
 from .tables import (
@@ -21,13 +22,20 @@ from .tables import (
     CALL_ACTION_BASE,
     CALLABLE_SUITS,
     CARD_ACTION_BASE,
+    EXTRA_BID_ACTION_BASE,
+    GEIER,
     NUM_ACTIONS,
     PHASE_BIDDING,
     PHASE_CALLING,
+    PHASE_CONTRA_OFFER,
+    PHASE_DOUBLING_ROUND,
+    PHASE_KLOPFEN,
     PHASE_PLAYING,
     PHASE_TRUMP,
     TRUMP_ACTION_BASE,
 )
+
+EXTRA_BID_OFFSET = EXTRA_BID_ACTION_BASE - GEIER
 
 
 @inline_njit
@@ -43,7 +51,11 @@ def legal_action_bits(state):
     if phase == PHASE_CALLING:
         return legal_call_bits(hand) << np.uint64(CALL_ACTION_BASE)
     if phase == PHASE_TRUMP:
-        return legal_trump_bits(hand) << np.uint64(TRUMP_ACTION_BASE)
+        return legal_suit_bits(state, hand) << np.uint64(TRUMP_ACTION_BASE)
+    if phase == PHASE_CONTRA_OFFER or phase == PHASE_DOUBLING_ROUND:
+        return legal_doubling_bits(state, seat)
+    if phase == PHASE_KLOPFEN:
+        return legal_klopfen_bits(state)
     return ZERO
 
 
@@ -56,12 +68,16 @@ def apply(state, action):
     phase = state[S_PHASE]
     if phase == PHASE_PLAYING:
         play_card(state, seat, action - CARD_ACTION_BASE)
-    elif phase == PHASE_BIDDING:
-        bid(state, seat, action - BID_ACTION_BASE)
+    elif phase == PHASE_BIDDING:  # the options' bids follow the Klopfen actions: contract = action - 43
+        bid(state, seat, action - BID_ACTION_BASE if action < CALL_ACTION_BASE else action - EXTRA_BID_OFFSET)
     elif phase == PHASE_CALLING:
         call_ace(state, CALLABLE_SUITS[action - CALL_ACTION_BASE])
     elif phase == PHASE_TRUMP:
         name_trump(state, action - TRUMP_ACTION_BASE)
+    elif phase == PHASE_CONTRA_OFFER or phase == PHASE_DOUBLING_ROUND:
+        answer_doubling(state, seat, action)
+    elif phase == PHASE_KLOPFEN:
+        answer_klopfen(state, seat, action)
 
 
 @inline_njit
@@ -72,9 +88,10 @@ def random_step(state, rng):
 
 @njit_no_refcount
 def legal_action_mask(state, out):
-    """The contract's legal actions: the int8 ``out`` over all 46 actions (cards, bids, aces to call, solo
-    suits), from the one word of ``legal_action_bits``; zeros once over."""
-    write_action_mask(legal_action_bits(state), out, NUM_ACTIONS)
+    """The contract's legal actions: the int8 ``out`` over its actions (cards, bids, aces to call, solo
+    suits, and with ``doubling`` the doublings: the env's 46 or 49, or ``NUM_ACTIONS``), from the one word of
+    ``legal_action_bits``; zeros once over."""
+    write_action_mask(legal_action_bits(state), out, min(out.shape[0], NUM_ACTIONS))
 
 
 @njit_no_refcount

@@ -10,12 +10,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env.trumps import NUM_CARDS
+from schafkopf_env.trumps import NUM_CARDS, NUM_RANKS, NUM_SUITS
 from trick_core.bits import ZERO, bit, shuffle_pack, uniform_below
 from trick_core.jit import inline_njit, njit, njit_no_refcount
 
 from . import layout
-from .tables import HAND_SIZE, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE, PASS, PHASE_BIDDING, PHASE_OVER
+from .tables import (
+    FULL_MASK,
+    HAND_SIZE,
+    NUM_SEATS,
+    NUM_TRICKS,
+    OBER_UNTER_MASK,
+    PARAM_HAND_SIZE,
+    PARAM_KLOPFEN,
+    PARAMS_SIZE,
+    PASS,
+    PHASE_BIDDING,
+    PHASE_KLOPFEN,
+    PHASE_OVER,
+    SHORT_PACK_MASK,
+    SHORT_SIE_MASK,
+)
 
 
 @inline_njit
@@ -31,20 +46,40 @@ def current_seat(state):
 
 
 @inline_njit
+def hand_size(state):
+    """Cards dealt to each seat: 8 with the long pack, 6 with the short one (``pack``); also the tricks of a
+    hand."""
+    return state[layout.S_PARAMS + PARAM_HAND_SIZE]
+
+
+@inline_njit
+def pack_mask(state):
+    """The cards of the pack the hand is played with."""
+    return FULL_MASK if hand_size(state) == HAND_SIZE else SHORT_PACK_MASK
+
+
+@inline_njit
+def sie_mask(state):
+    """The cards a Sie holds: every Ober and Unter; in the short pack the six highest trumps (decision B13)."""
+    return OBER_UNTER_MASK if hand_size(state) == HAND_SIZE else SHORT_SIE_MASK
+
+
+@inline_njit
 def end_hand(state):
     state[layout.S_PHASE] = PHASE_OVER
     state[layout.S_SEAT_TO_ACT] = -1
 
 
 @inline_njit
-def hands_of(cards, offset):
-    """The four hand masks of the 32 card indices at ``cards[offset:]``, seat 0's eight cards first."""
+def hands_of(cards, offset, size):
+    """The four hand masks of the ``4 * size`` card indices at ``cards[offset:]``, seat 0's ``size`` cards
+    first."""
     h0 = h1 = h2 = h3 = ZERO
-    for i in range(HAND_SIZE):
+    for i in range(size):
         h0 |= bit(cards[offset + i])
-        h1 |= bit(cards[offset + HAND_SIZE + i])
-        h2 |= bit(cards[offset + 2 * HAND_SIZE + i])
-        h3 |= bit(cards[offset + 3 * HAND_SIZE + i])
+        h1 |= bit(cards[offset + size + i])
+        h2 |= bit(cards[offset + 2 * size + i])
+        h3 |= bit(cards[offset + 3 * size + i])
     return h0, h1, h2, h3
 
 
@@ -56,7 +91,7 @@ def clear_hand(state, params, dealer):
     for i in range(PARAMS_SIZE):
         state[layout.S_PARAMS + i] = params[i]
     state[layout.S_DEALER] = dealer
-    state[layout.S_PHASE] = PHASE_BIDDING
+    state[layout.S_PHASE] = PHASE_KLOPFEN if params[PARAM_KLOPFEN] else PHASE_BIDDING
     state[layout.S_SEAT_TO_ACT] = (dealer + 1) % NUM_SEATS
     state[layout.S_HIGHEST_BID] = PASS
     state[layout.S_DECLARER] = -1
@@ -81,32 +116,68 @@ def start_from_masks(state, params, dealer, hand_masks):
 
 
 @inline_njit
+def set_first_cards(state, first):
+    """Record ``first`` (``first_halves``): what a seat has seen when it decides on Klopfen (with
+    ``klopfen`` only: otherwise the field stays empty, and a state is what its dealt hands make)."""
+    if state[layout.S_PARAMS + PARAM_KLOPFEN] == 0:
+        return
+    for seat in range(NUM_SEATS):
+        state[layout.S_FIRST_CARDS + seat] = np.int64(first[seat])
+
+
+@inline_njit
+def first_halves(cards, offset, size):
+    """The first half of each seat's cards at ``cards[offset:]`` (``4 * size`` in seat order), as masks."""
+    h0 = h1 = h2 = h3 = ZERO
+    for i in range(size // 2):
+        h0 |= bit(cards[offset + i])
+        h1 |= bit(cards[offset + size + i])
+        h2 |= bit(cards[offset + 2 * size + i])
+        h3 |= bit(cards[offset + 3 * size + i])
+    return h0, h1, h2, h3
+
+
+@inline_njit
 def start_from_cards(state, params, dealer, deal_cards):
-    """Start a hand from a fixed deal: 32 card indices, seat 0's eight cards first, then seat 1's..."""
-    start_from_masks(state, params, dealer, hands_of(deal_cards, 0))
+    """Start a hand from a fixed deal: the pack's card indices, seat 0's cards first, then seat 1's..."""
+    size = params[PARAM_HAND_SIZE]
+    start_from_masks(state, params, dealer, hands_of(deal_cards, 0, size))
+    set_first_cards(state, first_halves(deal_cards, 0, size))
 
 
 @inline_njit
 def deal_random_with(state, params, rng, dealer):
-    """Shuffle (Fisher-Yates), deal, start; ``dealer`` -1 draws the dealer too (after the shuffle)."""
+    """Shuffle (Fisher-Yates), deal, start; ``dealer`` -1 draws the dealer too (after the shuffle). The
+    short pack shuffles its 24 places and maps place ``p`` to the card of suit ``p // 6``, rank ``p % 6``."""
     pack = layout.SHUFFLE_SCRATCH
-    shuffle_pack(state, pack, NUM_CARDS, rng, False)
+    size = params[PARAM_HAND_SIZE]
+    if size == HAND_SIZE:
+        shuffle_pack(state, pack, NUM_CARDS, rng, False)
+    else:
+        cards = NUM_SEATS * size
+        ranks = cards // NUM_SUITS  # the lowest ranks of every suit are left out
+        shuffle_pack(state, pack, cards, rng, False)
+        for i in range(cards):
+            place = state[pack + i]
+            state[pack + i] = (place // ranks) * NUM_RANKS + place % ranks
     if dealer < 0:
         dealer = uniform_below(rng, NUM_SEATS)
-    start_from_masks(state, params, dealer, hands_of(state, pack))
+    first = first_halves(state, pack, size)  # read before the start clears the pack from the history
+    start_from_masks(state, params, dealer, hands_of(state, pack, size))
+    set_first_cards(state, first)
 
 
 @njit  # not njit_no_refcount: a caller's deal given as a Python list needs reference counting
 def init_state(state, params, dealer, deal_cards):
-    """The contract's fixed deal: start a hand from ``deal_cards``, 32 card indices, seat 0's eight cards
-    first, then seat 1's..."""
+    """The contract's fixed deal: start a hand from ``deal_cards``, the pack's card indices (32, or 24 with
+    the short pack), seat 0's cards first, then seat 1's..."""
     start_from_cards(state, params, dealer, deal_cards)
 
 
 @njit_no_refcount
 def deal_random(state, params, rng):
     """The contract's random deal from the splitmix64 ``rng``: the pack shuffled, then the dealer drawn, the
-    eight cards of each seat in pack order."""
+    cards of each seat in pack order."""
     deal_random_with(state, params, rng, -1)
 
 

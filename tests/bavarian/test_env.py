@@ -12,6 +12,7 @@ import pytest
 
 from schafkopf_env import bavarian_v0
 from schafkopf_env.bavarian import kernel, reference
+from tests.bavarian.helpers import hidden_permutation
 from tests.tables import live_turns
 from trick_core.bits import make_rng
 from trick_core.env_options import OBSERVATION_TYPES
@@ -51,7 +52,7 @@ def test_raw_env_is_the_same_class_and_spaces_match_the_docs():
         env = bavarian_v0.env(observation_type=name)
         space = env.observation_space("player_0")
         assert space["observation"].shape == (kernel.OBS_SIZES[code],)
-        assert env.action_space("player_0").n == kernel.NUM_ACTIONS == 46
+        assert env.action_space("player_0").n == kernel.BASE_NUM_ACTIONS == 46
         env.reset(seed=1)
         observation = env.observe("player_2")
         assert space.contains(observation)
@@ -172,8 +173,8 @@ def test_malformed_deals_raise_value_error(options, message):
 
 
 def test_unknown_options_raise_value_error():
-    """Bavarian has no rule options: ``players`` (an option of Palatinate) is unknown here. The options
-    every env takes are tested in ``tests/core/test_misuse.py``."""
+    """``players`` (an option of Palatinate) is unknown here. Bavarian's own options are tested in
+    ``test_options.py``, the options every env takes in ``tests/core/test_misuse.py``."""
     with pytest.raises(ValueError, match=r"unknown option\(s\) \['players'\]"):
         bavarian_v0.env(players=3)
     with pytest.raises(ValueError, match="unknown rule option"):
@@ -252,28 +253,6 @@ def test_partner_is_known_to_the_holder_at_once_and_to_the_table_when_the_ace_fa
     assert partner_slot("player_0") == [2] and partner_slot("player_1") == [1] and partner_slot("player_3") == [3]
 
 
-def _hidden_permutation(record: dict, observer: int, rng: np.random.Generator) -> dict | None:
-    """The record with the cards ``observer`` cannot see shuffled among the other seats (each keeps its
-    count and the cards it has played), or None when the history would be illegal under that deal."""
-    hands = [list(record["deal"]["hands"][a]) for a in AGENTS]
-    game = reference.play_hand(record["deal"]["dealer"], hands, [a for _, a in record["actions"]])
-    others = [s for s in range(4) if s != observer]
-    pool = [card for s in others for card in game.hands[s]]
-    rng.shuffle(pool)
-    new_hands = [list(h) for h in hands]
-    for s in others:
-        played = [card for card in hands[s] if card not in game.hands[s]]
-        count = len(game.hands[s])
-        new_hands[s] = played + pool[:count]
-        pool = pool[count:]
-    try:
-        reference.play_hand(record["deal"]["dealer"], new_hands, [a for _, a in record["actions"]])
-    except ValueError:
-        return None
-    deal = {"dealer": record["deal"]["dealer"], "hands": {a: new_hands[s] for s, a in enumerate(AGENTS)}}
-    return {**record, "deal": deal, "result": None}
-
-
 @pytest.mark.parametrize("observation_type", ["observation", "information_state"])
 @pytest.mark.parametrize("seed", range(8))
 def test_no_leak_observation_ignores_cards_the_seat_cannot_see(observation_type, seed):
@@ -289,7 +268,7 @@ def test_no_leak_observation_ignores_cards_the_seat_cannot_see(observation_type,
             original.unwrapped.replay(record)
             for observer, agent in enumerate(AGENTS):
                 for _ in range(6):
-                    permuted = _hidden_permutation(record, observer, rng)
+                    permuted = hidden_permutation(record, observer, rng)
                     if permuted is None:
                         continue
                     other = bavarian_v0.env(observation_type=observation_type)
@@ -353,7 +332,7 @@ def test_resample_is_consistent_with_what_the_seat_knows(seed):
                     assert game.trumps.effective_suit(card) not in suits  # voids respected
             assert np.array_equal(clone.observe(agent)["observation"], env.observe(agent)["observation"])
             if clone._current_seat() >= 0:  # the mask is that of the resampled hand to act
-                mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.int8)
+                mask = np.zeros(clone.num_actions, dtype=np.int8)
                 kernel.legal_action_mask(clone._state, mask)
                 assert np.array_equal(clone._action_mask, mask)
             bavarian_v0.env().unwrapped.replay({**sampled, "result": None})

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from schafkopf_env.bavarian import kernel, reference
+from tests.bavarian.helpers import deal_with_hand
 from trick_core.registry import game_spec
 
 NUM_HANDS = 3000
@@ -184,10 +185,7 @@ def test_kernel_matches_reference_on_won_touts(contract):
     stats: Counter = Counter()
     for seed in range(60):
         rng = np.random.default_rng(seed)
-        declarer = int(rng.integers(4))
-        rest = [card for card in rng.permutation(reference.PACK) if card not in UNBEATABLE_TOUTS[contract]]
-        hands = [list(rest[8 * i : 8 * i + 8]) for i in range(3)]
-        hands.insert(declarer, list(UNBEATABLE_TOUTS[contract]))
+        declarer, hands = deal_with_hand(rng, reference.PACK, UNBEATABLE_TOUTS[contract])
         game = play_deal((declarer - 1) % 4, hands, tout_chooser(contract, declarer, rng), stats, seed)
         assert game.contract == contract and game.declarer == declarer
         assert not game.tout_lost and game.declarer_side_tricks() == 8

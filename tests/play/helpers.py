@@ -11,6 +11,8 @@ import re
 
 import numpy as np
 
+from play.catalog import game_info
+
 OLE_BLOCK_PREFIXES = ("stock_shown_to_all", "stock_known")
 """The Knüffeln observation blocks (``knuffeln_env.knuffeln.kernel.observation_layout``) of the stock cards a
 seat has been shown: the only stock cards it may see."""
@@ -37,10 +39,22 @@ def forbidden_cards(env, seat: str) -> set[str]:
             hidden -= publicly_received(st)
     else:  # a game whose whole pack is dealt into the hands: nothing else can be hidden
         dealt = {card for hand in st["dealt_hands"].values() for card in hand}
-        assert dealt == all_card_names(env), (
-            f"{game} deals cards outside the hands ({sorted(all_card_names(env) - dealt)[:4]}...): forbidden_cards "
+        in_play = pack_card_names(env)
+        assert dealt == in_play, (
+            f"{game} deals cards outside the hands ({sorted(in_play - dealt)[:4]}...): forbidden_cards "
             "needs a branch that hides them, or the no-leak tests check less than they claim")
+    if game == "bavarian":  # Klopfen: a seat has seen only the first half of its hand (its observation's hand)
+        observed = env.observe(seat)["observation"][:32]
+        hidden |= set(st["hands"][seat]) - {base.action_to_string(card) for card in np.flatnonzero(observed)}
     return hidden
+
+
+def pack_card_names(env) -> set[str]:
+    """The cards the hand is played with: the env's ``pack_cards`` where its options leave cards out (Bavarian
+    ``pack="short"``: no 8s or 7s; everybody knows those are out), else every card name."""
+    base = env.unwrapped
+    pack = getattr(base, "pack_cards", None)
+    return all_card_names(env) if pack is None else {base.deck.name_of(int(card)) for card in pack}
 
 
 def publicly_received(st: dict) -> set[str]:
@@ -127,7 +141,9 @@ class IllegalAgent:
 
 PLAIN_RANKS = ("A", "10", "K", "9", "8", "7")
 """A Schafkopf plain suit from the top (Bavarian and Palatinate rules, section on play)."""
-SCHAFKOPF_SUITS = {"bavarian": "EGHS", "palatinate": "CSHD", "asserufen": "CSHD"}
+SCHAFKOPF_SUITS = {"bavarian_schafkopf.md": "EGHS", "palatinate_schafkopf.md": "CSHD"}
+"""The suits of a Schafkopf pack in sorting order, by the rules page a game plays (its ``GameInfo.rules_file``:
+a game playing another's rules sorts its hands as that one does)."""
 OLES = ("H2", "C4", "S8", "H9", "D9")
 CHOSEN_RANKS = ("A", "J", "6", "2", "3", "4", "7", "9", "8", "K", "Q", "10", "5")
 UNCHOSEN_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -140,23 +156,26 @@ def expected_hand_order(game: str, st: dict) -> list[str]:
     Bavarian: Obers then Unters (``E G H S``), then the trump suit (hearts in a Sauspiel); a Wenz: the Unters,
     the Obers back in their suits. Palatinate and Asserufen: Queens then Jacks (``C S H D``), then the trump
     suit. Knüffeln: the Oles, then the two chosen suits (beaters, 7, 9, 8, the rest), then the unchosen suits.
-    Before the trump suit is known: the permanent trumps first (Bavarian: none before a contract)."""
-    if game == "knuffeln":
+    Before the trump suit is known: the permanent trumps first (Bavarian: none before a contract). The rules
+    are those of the page the game plays (``GameInfo.rules_file``)."""
+    page = game_info(game).rules_file
+    bavarian = page == "bavarian_schafkopf.md"
+    if page == "knuffeln.md":
         chosen = list(st["chosen_suits"])
         others = [suit for suit in "CSHD" if suit not in chosen]
         rest = [suit + rank for suit in chosen for rank in CHOSEN_RANKS]
         rest += [suit + rank for suit in others for rank in UNCHOSEN_RANKS]
         return list(OLES) + [card for card in rest if card not in OLES]
-    suits = SCHAFKOPF_SUITS[game]
-    upper, lower = ("O", "U") if game == "bavarian" else ("Q", "J")
+    suits = SCHAFKOPF_SUITS[page]
+    upper, lower = ("O", "U") if bavarian else ("Q", "J")
     contract, trump = st["contract"], st["trump"]
-    if game == "bavarian" and contract in ("wenz", "wenz_tout"):
+    if bavarian and contract in ("wenz", "wenz_tout"):
         trumps = [suit + "U" for suit in suits]
         plain = ("A", "10", "K", "O", "9", "8", "7")
-    elif game == "bavarian" and contract is None:
+    elif bavarian and contract is None:
         trumps, plain = [], ("A", "10", "K", "O", "U", "9", "8", "7")
     else:
-        trump = "H" if game == "bavarian" and contract in ("rufer", "sie") else trump
+        trump = "H" if bavarian and contract in ("rufer", "sie") else trump
         trumps = [suit + upper for suit in suits] + [suit + lower for suit in suits]
         trumps += [trump + rank for rank in PLAIN_RANKS] if trump else []
         plain = PLAIN_RANKS

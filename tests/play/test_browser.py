@@ -95,7 +95,7 @@ def open_table(page, server, game, config, seat, seed):
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#game", game)
     for name, value in config.items():
-        page.select_option(f"#option-{name}", str(value))
+        page.select_option(f"#option-{name}", str(value).lower() if isinstance(value, bool) else str(value))
     page.select_option("#seat", seat)
     page.fill("#seed", str(seed))
     page.click("#start")
@@ -258,6 +258,15 @@ def test_replay_viewer_steps_through_a_record(page, server, tmp_path):
 def boxes_overlap(one: dict, other: dict) -> bool:
     return (one["x"] < other["x"] + other["width"] and other["x"] < one["x"] + one["width"]
             and one["y"] < other["y"] + other["height"] and other["y"] < one["y"] + one["height"])
+
+
+def test_a_bavarian_table_with_the_online_options_through_the_page(page, server, tmp_path):
+    """The setup form's Bavarian options (on/off switches and words) open a table that plays a whole hand:
+    Klopfen, Kontra and Re, Ramsch and the short pack, the sauspiel.de tariff."""
+    config = {"tariff": "sauspiel", "pack": "short", "doubling": True, "klopfen": True, "ramsch": True}
+    test_whole_hand_through_the_page(page, server, "bavarian", config, tmp_path)
+    facts = page.eval_on_selector_all("#side, #table", "nodes => nodes.map(n => n.textContent).join(' ')")
+    assert "short: 24 cards" in facts and "sauspiel.de" in facts, facts[:400]
 
 
 @pytest.mark.parametrize(("game", "config"), [("bavarian", {}), ("knuffeln", {"players": 5})],

@@ -18,11 +18,11 @@ pytest.importorskip("fastapi", reason="the play group is not installed: pip inst
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from play.catalog import make_env  # noqa: E402
+from play.catalog import game_info, make_env  # noqa: E402
 from play.replay import replay_env  # noqa: E402
 from play.server import AppSettings, create_app  # noqa: E402
 from tests.play.helpers import all_card_names, card_tokens, forbidden_cards  # noqa: E402
-from trick_core.registry import VARIANTS, variant_id  # noqa: E402
+from trick_core.registry import GAME_NAMES, VARIANTS, variant_id  # noqa: E402
 
 
 @pytest.fixture
@@ -369,13 +369,15 @@ def test_rules_pages_are_rendered_from_the_rules_folder(tmp_path):
         assert local.get("/rules/knuffeln").status_code == 404
         assert local.get("/rules/chess").status_code == 404
         games = {g["name"]: g["rules"] for g in local.get("/api/catalog").json()["games"]}
-        assert games == {"bavarian": True, "palatinate": False, "asserufen": False, "knuffeln": False}
+        assert games == {name: game_info(name).rules_file == "bavarian_schafkopf.md" for name in GAME_NAMES}
+        assert games["bavarian"] and not games["palatinate"] and not games["knuffeln"]
 
 
 def test_the_catalog_gives_each_game_its_default_seat_count(client):
     """The setup form lays out one seat per player: the default count, or the ``players`` option's."""
     seats = {g["name"]: g["seats"] for g in client.get("/api/catalog").json()["games"]}
-    assert seats == {"bavarian": 4, "palatinate": 3, "asserufen": 4, "knuffeln": 4}
+    assert seats == {name: len(make_env(name, {}).possible_agents) for name in GAME_NAMES}
+    assert (seats["bavarian"], seats["palatinate"], seats["knuffeln"]) == (4, 3, 4)
 
 
 def test_static_pages_are_served(client):
@@ -401,8 +403,7 @@ def test_python_m_play_prints_its_address():
                 break
             except OSError:
                 time.sleep(0.1)
-        assert "bots" in catalog and [g["name"] for g in catalog["games"]] == ["bavarian", "palatinate",
-                                                                             "asserufen", "knuffeln"]
+        assert "bots" in catalog and [g["name"] for g in catalog["games"]] == list(GAME_NAMES)
     finally:
         process.terminate()
         process.wait(timeout=10)

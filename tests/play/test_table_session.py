@@ -3,6 +3,7 @@ and no question with a single answer put to the player."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import re
 from pathlib import Path
@@ -15,6 +16,8 @@ pytest.importorskip("fastapi", reason="the play group is not installed: pip inst
 from fastapi.testclient import TestClient  # noqa: E402
 
 import agents  # noqa: E402
+import play.session  # noqa: E402
+from agents.neural import neural_available  # noqa: E402
 from play.server import AppSettings, create_app  # noqa: E402
 from play.session import BOT_TABLE, BUILTIN_BOTS  # noqa: E402
 
@@ -43,13 +46,35 @@ def test_the_catalog_offers_the_trained_network_and_says_how_strong_each_bot_is(
             assert (DOCS.parent / page).is_file(), (bot, page)
 
 
-def test_every_bot_of_the_table_is_an_agent_that_plays_every_game():
-    """One line per bot in ``BOT_TABLE``: each offered name makes an agent for every game."""
+def test_every_bot_of_the_table_is_an_agent_that_plays_the_games_it_is_offered_for(client):
+    """One line per bot in ``BOT_TABLE``: each name the catalog offers for a game makes an agent for it; the
+    trained network is offered for a game exactly where one is shipped for it (and torch is installed), so a
+    game without a network is still played by every other bot."""
     assert len({bot.name for bot in BOT_TABLE}) == len(BOT_TABLE)
     assert BUILTIN_BOTS[0] == "rules", "the default bot stays the quick rule player"
-    for name in BUILTIN_BOTS:
-        for game in agents.GAME_NAMES:
-            assert callable(agents.make(name, game).act), (name, game)
+    for game in client.get("/api/catalog").json()["games"]:
+        assert game["bots"][0] == "rules" and set(game["bots"]) <= set(BUILTIN_BOTS), game
+        assert set(BUILTIN_BOTS) - set(game["bots"]) <= {"neural"}, game
+        assert ("neural" in game["bots"]) == ("neural" in BUILTIN_BOTS and neural_available(game["name"])), game
+        for name in game["bots"]:
+            assert callable(agents.make(name, game["name"]).act), (name, game["name"])
+
+
+def test_a_bot_that_does_not_play_the_game_is_refused(client, monkeypatch):
+    """A game no network is shipped for (here Bavarian, its network hidden from the table) does not offer
+    ``neural``, and a table asking for it is refused naming the bots that play the game."""
+    if "neural" not in BUILTIN_BOTS:
+        pytest.skip("neural is not offered: torch is not installed")
+    neural = next(bot for bot in BOT_TABLE if bot.name == "neural")
+    assert neural.plays is neural_available
+    monkeypatch.setattr(play.session, "BOT_TABLE", tuple(
+        bot if bot.name != "neural" else dataclasses.replace(bot, plays=lambda game: game != "bavarian")
+        for bot in BOT_TABLE))
+    games = {game["name"]: game["bots"] for game in client.get("/api/catalog").json()["games"]}
+    assert "neural" not in games["bavarian"] and "neural" in games["palatinate"]
+    answer = client.post("/api/sessions", json={"game": "bavarian", "seat": "player_0", "seed": 1,
+                                                "bots": {"player_1": "neural"}})
+    assert answer.status_code == 400 and "bot 'neural' does not play bavarian" in answer.json()["error"]
 
 
 def test_a_question_with_one_answer_is_answered_for_the_player(client):

@@ -364,3 +364,21 @@ def test_hoch_says_which_side_held_the_top_trumps(game):
         assert line.startswith(f"Hoch {line.split()[1]} ({'with' if with_ else 'without'} "), (seed, line)
         seen.add(with_)
     assert seen, "no hand with hoch among the seeds"
+
+
+
+@pytest.mark.parametrize(("game", "called"), [("bavarian", "the called Sau"), ("asserufen", "the called card")])
+def test_the_card_rule_names_the_called_card_in_the_games_words(game, called):
+    """When the called card's rules (not the led suit) keep cards back, the page says so in the words of the
+    game's view (its data, not a test of the game's name), in hands played by the rules bots."""
+    env = make_env(game, {})
+    said = []
+    for seed in range(10):
+        env.reset(seed=seed)
+        bots = {agent: agents.make("rules", game, seed=seed) for agent in env.possible_agents}
+        while (agent := env.unwrapped.state()["current_player"]) is not None:
+            rule = table_view(env, agent)["card_rule"]
+            if rule and rule.startswith("Only the highlighted cards"):
+                said.append(rule)
+            env.step(bots[agent].act(env, agent))
+    assert said and all(f"now: {called} may not be led away from or thrown off" in rule for rule in said), said[:3]
