@@ -5,7 +5,9 @@ Positions: ``clone()``s of tables reached by the ``rules`` agents at every seat 
 ...; a position is kept with probability 0.3 when the seat to act has more than one legal action). For
 each agent spec, ``agents.make(name, game, seed=1, **kwargs)`` decides once (compilation), then its
 ``act`` on every position is timed with ``time.process_time()`` (CPU time: other load on a shared machine
-counts less than in wall time).
+counts less than in wall time). Per game, each agent spec's mean (its own key, the figure of the tables),
+and under ``median_ms`` and ``p95_ms`` the median and 95th percentile of its decisions (a search agent's
+decisions differ in cost by far: the mean alone hides whether most are cheap and a few slow).
 
 ``python -m benchmarks.agent_speed [--positions 80] [--games ...] [--agents ...] [--json PATH]``
 """
@@ -64,14 +66,17 @@ def positions(game: str, count: int, seed: int = 0) -> list:
     return found
 
 
-def milliseconds_per_decision(game: str, spec: str, tables: list) -> float:
+def milliseconds_per_decision(game: str, spec: str, tables: list) -> np.ndarray:
+    """CPU milliseconds of each decision of ``spec`` on ``tables`` (after one warm-up decision)."""
     name, kwargs = agents.parse_agent_spec(spec)
     agent = agents.make(name, game, seed=1, **kwargs)
     agent.act(tables[0], tables[0].agent_selection)  # compile / warm up
-    start = time.process_time()
+    times = []
     for table in tables:
+        start = time.process_time()
         agent.act(table, table.agent_selection)
-    return 1000.0 * (time.process_time() - start) / len(tables)
+        times.append(time.process_time() - start)
+    return 1000.0 * np.array(times)
 
 
 def check(args: Args) -> None:
@@ -91,9 +96,13 @@ def run(args: Args) -> dict:
     result = {}
     for game in args.games:
         tables = positions(game, args.positions)
-        row = {"legal_actions_mean": round(float(np.mean([len(t.legal_actions()) for t in tables])), 2)}
+        row = {"legal_actions_mean": round(float(np.mean([len(t.legal_actions()) for t in tables])), 2),
+               "median_ms": {}, "p95_ms": {}}
         for spec in args.agents:
-            row[spec] = round(milliseconds_per_decision(game, spec, tables), 2)
+            times = milliseconds_per_decision(game, spec, tables)
+            row[spec] = round(float(times.mean()), 2)
+            row["median_ms"][spec] = round(float(np.median(times)), 2)
+            row["p95_ms"][spec] = round(float(np.percentile(times, 95)), 2)
         result[game] = row
     return result
 

@@ -12,7 +12,12 @@ Schafkopf rows solve the whole rest of the hand from tricks 1, 3 and 5. Knüffel
 rows solve exactly from every trick (``--knuffeln-tricks``), which shows from which trick on a full solve
 stays within ``--budget-ms`` (median), the depth behind its ``EXACT_TRICKS``.
 
-``python -m benchmarks.solver [--positions 200] [--games ...] [--json PATH]``
+**Shared table** (``--sharing-positions N``): from the start of ``--sharing-trick`` (default 5), every legal
+action of the seat to lead valued by ``solve_actions`` (the root's card plays sharing one table version),
+by ``solve_tricks`` per action on one table and on fresh tables: the values must agree (``disagreements``
+0), and the first two are timed (``sharing``).
+
+``python -m benchmarks.solver [--positions 200] [--games ...] [--sharing-positions 300] [--json PATH]``
 """
 
 from __future__ import annotations
@@ -42,6 +47,10 @@ class Args:
     """Knüffeln: the tricks from which a full solve is timed"""
     budget_ms: float = 1.0
     """Knüffeln: the median a full solve must stay within"""
+    sharing_positions: int = 0
+    """positions per game of the shared-table check (``sharing``; 0: none)"""
+    sharing_trick: int = 5
+    """the trick (1-based) whose start the shared-table check solves from"""
     json: str | None = None
     """also write the result here"""
 
@@ -69,11 +78,21 @@ def positions(game: str, trick: int, count: int) -> list[np.ndarray]:
 
 
 def _in_card_play(kernel, state) -> bool:
-    """Whether the card play has begun (a Schafkopf hand's bidding and doubling offers come before it)."""
+    """Whether the card play has begun (bids, calls, doubling offers and exchanges come before it)."""
     play_phase = getattr(kernel, "PHASE_PLAYING", getattr(kernel, "PHASE_PLAY", None))
-    if kernel.GAME == "knuffeln":
-        return state[kernel.S_PHASE] in (kernel.PHASE_PLAY, kernel.PHASE_TALK)
     return state[kernel.S_PHASE] == play_phase
+
+
+def solved_in_part(game: str) -> bool:
+    """Whether the game's solver solves less than a whole hand by default (its ``EXACT_TRICKS`` is below
+    the tricks of a hand: Knüffeln, whose free play is too wide). Such a game's rows time full solves from
+    each trick of ``--knuffeln-tricks`` and say from which one a solve stays within ``--budget-ms``."""
+    kernel = game_spec(game).kernel()
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+    kernel.deal_random(state, kernel.make_params(), np.zeros(1, dtype=np.uint64))
+    dealt = state[kernel.S_DEALT_HANDS:kernel.S_DEALT_HANDS + kernel.MAX_SEATS].view(np.uint64)
+    tricks_of_a_hand = max(bin(int(hand)).count("1") for hand in dealt)
+    return solver_function(game).exact_tricks < tricks_of_a_hand
 
 
 def time_solves(game: str, states: list[np.ndarray], exact_tricks: int) -> dict:
@@ -102,11 +121,61 @@ def time_solves(game: str, states: list[np.ndarray], exact_tricks: int) -> dict:
     }
 
 
+def sharing(game: str, states: list[np.ndarray], exact_tricks: int) -> dict:
+    """Every legal action of each position valued three ways: ``solve_actions`` (one table version for
+    the root's card plays), ``solve_tricks`` per action on one table (a version each: what ``pimc_dd``
+    did) and ``solve_tricks`` per action on a fresh table. Counts the values where the first or second
+    differ from the fresh ones (must be 0), and times the first two (milliseconds per position)."""
+    solver = solver_function(game)
+    kernel = game_spec(game).kernel()
+    mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
+    nodes = np.zeros(1, dtype=np.int64)
+    shared_table, separate_table = solver.new_table(), solver.new_table()
+    warm = np.empty(1)
+    solver.solve_actions(states[0], 0, np.zeros(1, dtype=np.int64), exact_tricks, *solver.new_table(12), nodes, warm)
+    compared = disagreements = 0
+    shared_seconds = separate_seconds = 0.0
+    for state in states:
+        seat = kernel.current_seat(state)
+        kernel.legal_action_mask(state, mask)
+        actions = np.flatnonzero(mask).astype(np.int64)
+        start = time.perf_counter()
+        shared = np.empty(actions.size)
+        solver.solve_actions(state, seat, actions, exact_tricks, *shared_table, nodes, shared)
+        shared_seconds += time.perf_counter() - start
+        children = list(_children(kernel, state, actions))
+        start = time.perf_counter()  # the solves alone: the children are made before
+        separate = np.array([solver.solve_tricks(child, seat, exact_tricks, *separate_table, nodes)
+                             for child in children])
+        separate_seconds += time.perf_counter() - start
+        fresh = np.array([solver.solve_tricks(child, seat, exact_tricks, *solver.new_table(16), nodes)
+                          for child in children])
+        compared += actions.size
+        disagreements += int(np.sum(shared != fresh) + np.sum(separate != fresh))
+    return {
+        "positions": len(states),
+        "values_compared": compared,
+        "disagreements": disagreements,
+        "shared_ms_per_position": round(1000.0 * shared_seconds / len(states), 4),
+        "separate_ms_per_position": round(1000.0 * separate_seconds / len(states), 4),
+        "speedup": round(separate_seconds / shared_seconds, 3),
+    }
+
+
+def _children(kernel, state: np.ndarray, actions: np.ndarray):
+    """``state`` after each of ``actions``."""
+    for action in actions:
+        child = state.copy()
+        kernel.apply_action(child, int(action))
+        yield child
+
+
 def check(args: Args) -> None:
     """The options, checked before anything runs: ``ValueError`` naming the first bad one."""
     if args.json is not None:
         check_output_file(args.json, "--json")
-    check_positive(args, "positions", "knuffeln_tricks", "budget_ms")
+    check_positive(args, "positions", "knuffeln_tricks", "budget_ms", "sharing_trick", "sharing_positions",
+                   zero_allowed=("sharing_positions",))
     check_games(args.games, GAME_NAMES)
 
 
@@ -115,7 +184,8 @@ def run(args: Args) -> dict:
     result = {"positions": args.positions, "budget_ms": args.budget_ms}
     for game in args.games:
         rows = {}
-        if game == "knuffeln":
+        in_part = solved_in_part(game)
+        if in_part:
             for trick in args.knuffeln_tricks:
                 rows[f"from_trick_{trick}"] = time_solves(game, positions(game, trick, args.positions), 99)
             within = [t for t in args.knuffeln_tricks if rows[f"from_trick_{t}"]["median_ms"] <= args.budget_ms]
@@ -124,6 +194,10 @@ def run(args: Args) -> dict:
         else:
             for trick in SCHAFKOPF_TRICKS:
                 rows[f"from_trick_{trick}"] = time_solves(game, positions(game, trick, args.positions), 99)
+        if args.sharing_positions:
+            exact = solver_function(game).exact_tricks if in_part else 99
+            rows[f"sharing_from_trick_{args.sharing_trick}"] = sharing(
+                game, positions(game, args.sharing_trick, args.sharing_positions), exact)
         result[game] = rows
     return result
 

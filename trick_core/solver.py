@@ -45,12 +45,16 @@ search of null-window tests that starts at the class the playout policy reaches 
 or next to it), a few per solve. Cards equivalent in what remains are tried once
 (``distinct``); the card tried first is the table's best card of an earlier test, else the playout
 policy's. The table is a fixed-size array (``new_table``) versioned per solve (an entry of an earlier
-solve never matches), so a caller that solves many worlds allocates it once.
+solve never matches), so a caller that solves many worlds allocates it once. The card plays of one
+world (``solve_actions``) share one version: their solves are of the same hand (a card changes nothing
+the key leaves out, such as the contract or the sides), so each reuses the entries of the others
+(checked against fresh tables on 300 positions per game, ``benchmarks/solver.py --sharing-positions``).
 
 | compiled function | what it does |
 |---|---|
 | ``solve(state, seat)`` | the exact settlement of ``seat`` (``EXACT_TRICKS`` of the game) |
 | ``solve_tricks(state, seat, exact_tricks, keys, bounds, version, nodes)`` | the same with the tricks solved exactly and a table (``new_table()``) given; adds the positions searched to ``nodes[0]`` |
+| ``solve_actions(state, seat, actions, exact_tricks, keys, bounds, version, nodes, out)`` | ``seat``'s exact settlement after each of ``actions``: ``out[i]`` (NaN: illegal); the card plays share one table version |
 | ``solve_outcomes(world, seat, actions, samples, rng, out)`` | per redeal of the cards hidden from ``seat`` (``samples``) and candidate action: ``seat``'s exact settlement in ``out[sample, i]`` (NaN: no redeal, or the action illegal there) |
 | ``solve_outcomes_tricks(world, seat, actions, samples, rng, exact_tricks, out)`` | the same with the tricks solved exactly given |
 """  # noqa: E501  (the tables' rows)
@@ -79,13 +83,13 @@ resample_hidden = None
 """The compiled ``trick_core.drivers.resample_hidden`` of the game; bound in each compiled copy."""
 
 TABLE_BITS = 20
-"""A table of ``new_table()`` holds ``2 ** TABLE_BITS`` entries (replaced on collision): 24 MiB, for a
+"""A table of ``new_table()`` holds ``2 ** TABLE_BITS`` entries (replaced on collision): 32 MiB (keys and bounds), for a
 caller that keeps one over many solves."""
 SOLVE_TABLE_BITS = 16
-"""The table ``solve`` allocates for its one solve (1.5 MiB: zeroing a large one would cost more than a
+"""The table ``solve`` allocates for its one solve (2 MiB: zeroing a large one would cost more than a
 small solve)."""
 OUTCOMES_TABLE_BITS = 18
-"""The table ``solve_outcomes`` allocates once for all its solves (6 MiB)."""
+"""The table ``solve_outcomes`` allocates once for all its solves (8 MiB)."""
 MAX_DEPTH = 160
 """Most decisions one solve descends through (cards, searched choices, defaults): the copy stack's rows."""
 (F_ALPHA, F_BETA, F_START_ALPHA, F_START_BETA, F_BEST, F_MAXIMISING, F_SLOT, F_EXTRA, F_FIRST, F_SCORE, F_TRIED,
@@ -326,8 +330,15 @@ def play_policy_until(state, exact_tricks, rng):
 
 def solve_tricks(state, seat, exact_tricks, keys, bounds, version, nodes):
     """The exact settlement of ``seat`` (module docstring), with the last ``exact_tricks`` tricks solved
-    exactly and the transposition table ``keys, bounds, version`` (``new_table``); adds the positions
-    searched to ``nodes[0]``."""
+    exactly and the transposition table ``keys, bounds, version`` (``new_table``; a new version, so no
+    entry of an earlier solve matches); adds the positions searched to ``nodes[0]``."""
+    version[0] += np.uint64(1)
+    return solve_at_version(state, seat, exact_tricks, keys, bounds, version[0], nodes)
+
+
+def solve_at_version(state, seat, exact_tricks, keys, bounds, version, nodes):
+    """``solve_tricks`` with the table's entries of ``version`` (a number) valid: those of another solve
+    that left the hand's context (contract, sides, trumps, stakes: what the key leaves out) as it is."""
     stack = np.empty((MAX_DEPTH, state.shape[0]), dtype=np.int64)
     for k in range(state.shape[0]):
         stack[0, k] = state[k]
@@ -338,7 +349,6 @@ def solve_tricks(state, seat, exact_tricks, keys, bounds, version, nodes):
         units = np.zeros(kernel.MAX_SEATS, dtype=np.float64)
         kernel.settlement(stack[0], units)
         return units[seat]
-    version[0] += np.uint64(1)
     scratch = np.zeros(game.SCRATCH_SIZE, dtype=np.int64)
     frames = np.zeros((MAX_DEPTH, FRAME_SIZE), dtype=np.float64)
     cards_left = np.zeros((MAX_DEPTH, 2), dtype=np.uint64)
@@ -353,7 +363,7 @@ def solve_tricks(state, seat, exact_tricks, keys, bounds, version, nodes):
         threshold = values[middle]
         for k in range(state.shape[0]):
             stack[1, k] = stack[0, k]
-        value = search(stack[1:], seat, threshold - 0.5, threshold, keys, bounds, version[0], scratch, frames,
+        value = search(stack[1:], seat, threshold - 0.5, threshold, keys, bounds, version, scratch, frames,
                        cards_left, nodes)
         if value >= threshold:
             low = middle
@@ -389,30 +399,55 @@ def solve(state, seat):
     return solve_tricks(state, seat, game.EXACT_TRICKS, keys, bounds, version, nodes)
 
 
+def is_root_card(state, action):
+    """Whether ``action`` plays one of the cards ``state``'s seat to act may play (a searched card)."""
+    cards = game.searched_cards(state)
+    while cards != np.uint64(0):
+        card = lowest_bit(cards)
+        cards &= cards - np.uint64(1)
+        if game.card_action(card) == action:
+            return True
+    return False
+
+
+def solve_actions(state, seat, actions, exact_tricks, keys, bounds, version, nodes, out):
+    """``seat``'s exact settlement after each of ``actions`` in ``state``: ``out[i]`` (NaN: not legal).
+    The card plays among them share one table version (their solves reuse each other's entries: a card
+    changes nothing the key leaves out, so every entry is a bound of the same hand); any other action (a
+    bid, a double, Knüffeln's turn or Jann) gets a version of its own, as in ``solve_tricks``."""
+    mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
+    kernel.legal_action_mask(state, mask)
+    work = np.empty_like(state)
+    version[0] += np.uint64(1)
+    shared = version[0]
+    for i in range(actions.shape[0]):
+        if actions[i] < 0 or actions[i] >= mask.shape[0] or mask[actions[i]] == 0:
+            out[i] = np.nan
+            continue
+        for k in range(state.shape[0]):
+            work[k] = state[k]
+        kernel.apply_action(work, actions[i])
+        if is_root_card(state, actions[i]):
+            out[i] = solve_at_version(work, seat, exact_tricks, keys, bounds, shared, nodes)
+        else:
+            out[i] = solve_tricks(work, seat, exact_tricks, keys, bounds, version, nodes)
+
+
 def solve_outcomes_tricks(world, seat, actions, samples, rng, exact_tricks, out):
     """``samples`` redeals of the cards hidden from ``seat`` in ``world``; for each, every candidate
-    ``actions[i]`` applied and the rest solved: ``out[sample, i]`` (NaN: no redeal, or illegal there)."""
+    ``actions[i]`` applied and the rest solved (``solve_actions``: one table version per world for its
+    card plays): ``out[sample, i]`` (NaN: no redeal, or illegal there)."""
     size = 1 << OUTCOMES_TABLE_BITS
     keys = np.zeros(size, dtype=np.uint64)
     bounds = np.zeros((size, 3), dtype=np.float64)
     version = np.zeros(1, dtype=np.uint64)
     sampled = np.empty_like(world)
-    work = np.empty_like(world)
-    mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
     nodes = np.zeros(1, dtype=np.int64)
     for sample in range(samples):
         if not resample_hidden(world, seat, rng, sampled):
             out[sample, :] = np.nan
             continue
-        kernel.legal_action_mask(sampled, mask)
-        for i in range(actions.shape[0]):
-            if actions[i] < 0 or actions[i] >= mask.shape[0] or mask[actions[i]] == 0:
-                out[sample, i] = np.nan
-                continue
-            for k in range(world.shape[0]):
-                work[k] = sampled[k]
-            kernel.apply_action(work, actions[i])
-            out[sample, i] = solve_tricks(work, seat, exact_tricks, keys, bounds, version, nodes)
+        solve_actions(sampled, seat, actions, exact_tricks, keys, bounds, version, nodes, out[sample])
 
 
 def solve_outcomes(world, seat, actions, samples, rng, out):
@@ -424,8 +459,9 @@ def solve_outcomes(world, seat, actions, samples, rng, out):
 
 INLINE = frozenset({"mix", "position_hash", "pick_card", "merge_classes"})
 """Small helpers inlined into the search."""
-TEMPLATES = ("mix", "position_hash", "pick_card", "search", "merge_classes", "guessed_class", "play_policy_until",
-             "solve_tricks", "solve", "solve_outcomes_tricks", "solve_outcomes")
+TEMPLATES = ("mix", "position_hash", "pick_card", "search", "merge_classes", "guessed_class",
+             "play_policy_until", "solve_at_version", "solve_tricks", "solve", "is_root_card", "solve_actions",
+             "solve_outcomes_tricks", "solve_outcomes")
 
 
 @functools.cache

@@ -230,9 +230,6 @@ class DoubleDummyPIMCAgent(base.ActionValueAgent):
             self._inference = PlayInference(world, self.trust)
         candidates, weights = self._inference.weighted_worlds(world, seat, self.oversample * count, rng)
         kept = resampled_indices(weights, count, self.rng)
-        kernel = self._inference.kernel
-        mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
-        work = np.empty_like(candidates[0])
         if self._table is None:
             self._table = self.solver.new_table()  # one table for every solve: a fresh one per solve costs more
         keys, bounds, version = self._table
@@ -240,16 +237,10 @@ class DoubleDummyPIMCAgent(base.ActionValueAgent):
         solved: dict[int, np.ndarray] = {}
         values = np.empty((count, actions.size), dtype=np.float64)
         for row, index in enumerate(kept):
-            if index not in solved:
-                state = candidates[index]
-                kernel.legal_action_mask(state, mask)
-                column = np.full(actions.size, np.nan)
-                for i, action in enumerate(actions):
-                    if mask[action]:
-                        work[:] = state
-                        kernel.apply_action(work, action)
-                        column[i] = self.solver.solve_tricks(work, seat, self.exact_tricks, keys, bounds, version,
-                                                             nodes)
+            if index not in solved:  # every action of the world at once: its card plays share the table
+                column = np.empty(actions.size, dtype=np.float64)
+                self.solver.solve_actions(candidates[index], seat, actions, self.exact_tricks, keys, bounds, version,
+                                          nodes, column)
                 solved[index] = column
             values[row] = solved[index]
         return values

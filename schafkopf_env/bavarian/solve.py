@@ -7,7 +7,23 @@ A settlement depends only on the declarer side's points and tricks (``scoring.co
 91 points, no trick, every trick; a Tout is won with every trick) and rises with ``score`` (9 x points +
 tricks, added up trick by trick), so the search maximises the score for the declarer's side, its table
 holds what the rest of a hand adds to it, and ``outcome_classes`` lists the six classes' settlements
-(``seat_units``: ``scoring.contract_value`` and the sharing of ``scoring.settle``).
+(``seat_units``: ``scoring.contract_value`` and the sharing of ``scoring.settle``). Every option's hand is
+solved exactly:
+
+- **Geier, Farbwenz and their Touts** are games alone like a Solo; only the trump kind (5..9 of
+  ``schafkopf_env.trumps``) and the Laufende (counted at the contract, ``S_LAUFENDE``) differ.
+- **The short pack** (``pack="short"``): the classes, the Tout's every trick and ``tricks_left`` use the
+  hand's size (six tricks); the cards left out of the pack are never live.
+- **Bettel**: the declarer wins only with no trick, so its settlement *falls* with the score (which is 0
+  exactly while it has taken none): the declarer *minimises* the score and the defenders maximise it
+  (``counted``); the classes are the same rows (merged to won at 0 and lost from 1). Every trick is played
+  (decision B21), so the bounds hold as for any game.
+- **Ramsch** (no sides: everyone for itself) is solved for the **paranoid value**: the solved seat
+  maximises its own settlement and the other three minimise it, as if they were one side against it
+  (``counted``). It is exact for that two-sided game, a lower bound on what the seat can force against any
+  three players, and no equilibrium of the four-player game. The searched value is the seat's settlement
+  itself (``score`` 0; the table's key holds every seat's points and tricks, ``position_key``), its
+  classes the settlements the tariff's Ramsch rule can pay (``ramsch_classes``).
 """
 
 from __future__ import annotations
@@ -21,6 +37,7 @@ from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
 
 from . import heuristic
+from .doubling import stakes_factor
 from .layout import (
     S_CALLED_DONE,
     S_CALLED_SUIT,
@@ -28,6 +45,7 @@ from .layout import (
     S_DECLARER,
     S_HANDS,
     S_LAUFENDE,
+    S_PARAMS,
     S_PARTNER,
     S_PHASE,
     S_POINTS,
@@ -35,13 +53,30 @@ from .layout import (
     S_TRICK_NUMBER,
     S_TRICK_SIZE,
     S_TRICKS,
+    S_TRICKS_WON,
     S_TRUMP_KIND,
     TRICK_RECORD,
 )
 from .play import legal_card_bits
+from .ramsch import JUNGFRAU_DOUBLE_ALL, JUNGFRAU_NONE, JUNGFRAU_ONCE, settle_ramsch
 from .rules import legal_action_bits
-from .scoring import contract_value, declarer_side_totals
-from .tables import ACE_OF_SUIT, NUM_SEATS, NUM_TRICKS, PHASE_PLAYING, RUFER
+from .scoring import declarer_side_totals, is_tout, value_with
+from .state import hand_size
+from .tables import (
+    ACE_OF_SUIT,
+    ACTION_NO_DOUBLE,
+    BETTEL,
+    DURCHMARSCH_NONE,
+    NUM_SEATS,
+    NUM_TRICKS,
+    PARAM_RAMSCH_DURCHMARSCH,
+    PARAM_RAMSCH_JUNGFRAU,
+    PARAM_RAMSCH_PRICE,
+    PHASE_PLAYING,
+    RAMSCH,
+    RUFER,
+    SHORT_HAND_SIZE,
+)
 
 TOTAL_POINTS = 120
 
@@ -52,6 +87,8 @@ SCORE_PER_POINT = NUM_TRICKS + 1
 """``score`` counts a card point as more than all tricks together."""
 CLASS_TOTALS = solving.settlement_classes(31, NUM_TRICKS)
 """The classes of ``scoring.contract_value`` (schneider from 31 points; a Tout: lost unless every trick)."""
+SHORT_CLASS_TOTALS = solving.settlement_classes(31, SHORT_HAND_SIZE)
+"""``CLASS_TOTALS`` of the short pack (``pack="short"``: schwarz and a Tout's win with six tricks)."""
 
 
 @inline_njit
@@ -62,8 +99,12 @@ def searched_cards(state):
 
 @inline_njit
 def default_action(state):
-    """Never needed once the card play runs (every decision is a card); the lowest legal action."""
-    return lowest_bit(legal_action_bits(state))
+    """The decisions inside the card play that are not cards: no double (``doubling``); else the lowest legal
+    action."""
+    legal = legal_action_bits(state)
+    if (legal >> np.uint64(ACTION_NO_DOUBLE)) & np.uint64(1):
+        return ACTION_NO_DOUBLE
+    return lowest_bit(legal)
 
 
 @inline_njit
@@ -73,32 +114,59 @@ def on_declarer_side(state, seat):
 
 @inline_njit
 def counted(state, seat, other):
-    """The declarer's side maximises the score (``score``), whichever seat is solved for."""
+    """The declarer's side maximises the score (``score``), whichever seat is solved for; in a Bettel the
+    defenders do (the declarer wins only at score 0); in a Ramsch ``seat`` alone maximises its own settlement
+    (the paranoid value, module docstring)."""
+    contract = state[S_CONTRACT]
+    if contract == RAMSCH:
+        return other == seat
+    if contract == BETTEL:
+        return not on_declarer_side(state, other)
     return on_declarer_side(state, other)
 
 
 @inline_njit
+def ramsch_units(state, seat):
+    """``seat``'s settlement of a finished Ramsch (``ramsch.settle_ramsch``, the knocks counted)."""
+    units = np.zeros(NUM_SEATS, dtype=np.float64)
+    settle_ramsch(state, units, stakes_factor(state), hand_size(state))
+    return units[seat]
+
+
+@inline_njit
 def final_value(state, seat):
+    """The score (``score``); in a Ramsch ``seat``'s settlement."""
+    if state[S_CONTRACT] == RAMSCH:
+        return ramsch_units(state, seat)
     return score(state)
 
 
 @inline_njit
 def score(state):
     """``SCORE_PER_POINT`` x the declarer side's card points + its tricks: added up trick by trick, and
-    the settlement rises with it."""
+    the settlement rises with it (falls, in a Bettel). A Ramsch has no score: 0 (its value is the settlement)."""
+    if state[S_CONTRACT] == RAMSCH:
+        return 0.0
     points, tricks = declarer_side_totals(state)
     return float(SCORE_PER_POINT * points + tricks)
 
 
 @inline_njit
 def position_key(state):
-    """Whether the called suit has been led (the called-ace rules); the score is kept apart (``score``)."""
+    """Whether the called suit has been led (the called-ace rules); the score is kept apart (``score``). In a
+    Ramsch the settlement depends on every seat's card points and tricks so far: seven and four bits each."""
+    if state[S_CONTRACT] == RAMSCH:
+        key = 0
+        for seat in range(NUM_SEATS):
+            key = (key << 11) | (state[S_POINTS + seat] << 4) | state[S_TRICKS_WON + seat]
+        return key
     return state[S_CALLED_DONE]
 
 
 @inline_njit
 def tricks_left(state):
-    return NUM_TRICKS - state[S_TRICK_NUMBER]
+    """The hand's tricks (eight, six with the short pack) less those played."""
+    return hand_size(state) - state[S_TRICK_NUMBER]
 
 
 @inline_njit
@@ -141,7 +209,10 @@ def seat_units(state, seat, points, tricks):
     """The settlement of ``seat`` if the declarer's side ends with ``points`` and ``tricks`` (the rule of
     ``scoring.settle``; a Tout counts as lost unless every trick is taken)."""
     contract = state[S_CONTRACT]
-    won, value = contract_value(contract, points, tricks, state[S_LAUFENDE], 0 if tricks == NUM_TRICKS else 1)
+    size = hand_size(state)
+    won, value = value_with(state, S_PARAMS, contract, points, tricks, state[S_LAUFENDE],
+                            0 if tricks == size else 1, size)  # the hand's own tariff and size
+    value *= stakes_factor(state)  # the knocks and doublings said (klopfen, doubling)
     units = float(value) if won else -float(value)
     if not on_declarer_side(state, seat):
         return -units
@@ -151,16 +222,71 @@ def seat_units(state, seat, points, tricks):
 @inline_njit
 def value_bounds(state, seat):
     """The lowest and highest final score (``schafkopf_env.solving.score_bounds``): what is still out,
-    less the other side's sure top trumps at a trick boundary."""
+    less the other side's sure top trumps at a trick boundary, and (unless a Tout, which may end first)
+    at least the declarer side's own (``sure_side_score``). A Ramsch: ``ramsch_bounds``."""
+    if state[S_CONTRACT] == RAMSCH:
+        return ramsch_bounds(state)
     side = solving.side_seats(state[S_DECLARER], state[S_PARTNER], state[S_CONTRACT] == RUFER)
     out = solving.points_out(state, S_POINTS, NUM_SEATS, TOTAL_POINTS)
-    return solving.score_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, NUM_SEATS, side,
-                                state[S_TRUMP_KIND], state[S_TRICK_SIZE] == 0)
+    return solving.side_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, NUM_SEATS,
+                               side, state[S_TRUMP_KIND], state[S_TRICK_SIZE] == 0, is_tout(state[S_CONTRACT]))
+
+
+@inline_njit
+def ramsch_unit(state):
+    """The price of a Ramsch times the knocks: every Ramsch settlement is a whole multiple of it."""
+    return state[S_PARAMS + PARAM_RAMSCH_PRICE] * stakes_factor(state)
+
+
+@inline_njit
+def ramsch_bounds(state):
+    """The lowest and highest Ramsch settlement of any seat still possible: a player is paid at most the price
+    doubled once per player still without a trick (Jungfrau; at least 3 by a Durchmarsch) and pays at most
+    three such payments."""
+    virgins = 0
+    for seat in range(NUM_SEATS):
+        if state[S_TRICKS_WON + seat] == 0:
+            virgins += 1
+    most = 1 << virgins
+    unit = float(ramsch_unit(state))
+    return -3.0 * most * unit, float(max(most, 3)) * unit
+
+
+@njit
+def ramsch_classes(state, values, settlements):
+    """The settlements a Ramsch can pay a seat (each its own class, the value the settlement itself): paid
+    ``p`` of the Jungfrau rule's payments (``1``; ``1, 2`` individually once; ``1, 2, 4, 8`` doubled), paying
+    three of them as the loser (all equal where every payment is doubled alike), and a Durchmarsch's 3 and
+    -1; the number of classes."""
+    rule = state[S_PARAMS + PARAM_RAMSCH_JUNGFRAU]
+    kinds = 1 if rule == JUNGFRAU_NONE else (2 if rule == JUNGFRAU_ONCE else 4)
+    unit = float(ramsch_unit(state))
+    count = 0
+    found = np.zeros(64, dtype=np.int64)  # multiples of ``unit`` seen, from -32
+    for a in range(kinds):
+        found[32 + (1 << a)] = 1
+        for b in range(kinds):
+            for c in range(kinds):
+                if rule != JUNGFRAU_DOUBLE_ALL or (a == b and b == c):
+                    found[32 - (1 << a) - (1 << b) - (1 << c)] = 1
+    if state[S_PARAMS + PARAM_RAMSCH_DURCHMARSCH] != DURCHMARSCH_NONE:
+        found[32 + 3] = 1
+        found[32 - 1] = 1
+    for multiple in range(64):
+        if found[multiple]:
+            values[count] = (multiple - 32) * unit
+            settlements[count] = values[count]
+            count += 1
+    return count
 
 
 @njit
 def outcome_classes(state, seat, values, settlements):
-    """The six classes (``CLASS_TOTALS``): their lowest scores, and what ``seat`` is paid in each."""
-    for i in range(solving.class_values(CLASS_TOTALS, SCORE_PER_POINT, values)):
-        settlements[i] = seat_units(state, seat, CLASS_TOTALS[i, 0], CLASS_TOTALS[i, 1])
-    return CLASS_TOTALS.shape[0]
+    """The six classes (``CLASS_TOTALS``, ``SHORT_CLASS_TOTALS`` for the short pack): their lowest scores, and
+    what ``seat`` is paid in each; a Ramsch's settlements (``ramsch_classes``)."""
+    if state[S_CONTRACT] == RAMSCH:
+        return ramsch_classes(state, values, settlements)
+    totals = SHORT_CLASS_TOTALS if hand_size(state) == SHORT_HAND_SIZE else CLASS_TOTALS
+    for i in range(solving.class_values(totals, SCORE_PER_POINT, values)):
+        settlements[i] = seat_units(state, seat, totals[i, 0], totals[i, 1])
+    return totals.shape[0]

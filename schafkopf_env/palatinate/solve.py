@@ -42,6 +42,7 @@ from .rules import legal_action_bits
 from .scoring import declarer_card_points, hand_value, hoch_count
 from .tables import (
     ACTION_NO_DOUBLE,
+    CONTRACT_SOLO_DU,
     FULL_POINTS,
     HIGH_WORD_BASE,
     MAX_SEATS,
@@ -150,10 +151,15 @@ def extra_points(state):
 def value_bounds(state, seat):
     """The lowest and highest final score from any position: the declarer takes none or all of the
     points and tricks still out (the other seats' top trumps, ``sure_trump_points``, cut almost no
-    position here: the declarer mostly holds them)."""
+    position here: the declarer mostly holds them); at a trick boundary, unless a Du (which may end
+    first), the declarer is sure of its own top trumps' points and a trick (``sure_side_score``)."""
     out = solving.points_out(state, S_POINTS, MAX_SEATS, FULL_POINTS - extra_points(state))
-    return solving.score_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, MAX_SEATS, 0,
-                                state[S_TRUMP], False)
+    low, high = solving.score_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, MAX_SEATS,
+                                     0, state[S_TRUMP], False)
+    if state[S_TRICK_SIZE] == 0 and state[S_CONTRACT] < CONTRACT_SOLO_DU:
+        low += solving.sure_side_score(state, S_HANDS, MAX_SEATS, 1 << state[S_DECLARER], state[S_TRUMP],
+                                       SCORE_PER_POINT)
+    return low, high
 
 
 @njit

@@ -93,6 +93,8 @@ def test_agent_speed_benchmark_reports_every_game_and_agent():
     for row in result.values():
         assert row["legal_actions_mean"] > 1
         assert row["pimc[samples=2]"] > 0 and row["pimc_random[samples=2]"] > 0
+        for spec in specs:  # the spread of the decisions beside the mean
+            assert 0 < row["median_ms"][spec] <= row["p95_ms"][spec]
 
 
 def test_training_throughput_reports_actors_in_one_and_in_several_processes():

@@ -48,3 +48,37 @@ def test_one_table_over_many_solves_gives_what_fresh_tables_give(game):
         for seat in range(3):  # seats every one of these games has
             expected = fresh_solve(solver, state, seat)
             assert repeated_solves(solver, state, seat, table) == [expected] * REPEATS
+
+
+@pytest.mark.parametrize("game", ["bavarian", "asserufen", "palatinate", "knuffeln"])
+def test_the_card_plays_of_one_world_sharing_a_table_version_give_what_fresh_tables_give(game):
+    solver = solver_function(game)
+    kernel = game_spec(game).kernel()
+    exact = solver.exact_tricks
+    table = solver.new_table()
+    mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
+    nodes = np.zeros(1, dtype=np.int64)
+    for state in positions(game, 6 if game == "knuffeln" else 5, 8):
+        seat = kernel.current_seat(state)
+        kernel.legal_action_mask(state, mask)
+        actions = np.array([*np.flatnonzero(mask), kernel.MAX_ACTIONS - 1 if not mask[-1] else -1], dtype=np.int64)
+        shared = np.empty(actions.size)
+        solver.solve_actions(state, seat, actions, exact, *table, nodes, shared)
+        for action, value in zip(actions[:-1], shared[:-1], strict=True):
+            child = state.copy()
+            kernel.apply_action(child, int(action))
+            keys, bounds, version = solver.new_table(12)
+            assert value == solver.solve_tricks(child, seat, exact, keys, bounds, version, nodes)
+        assert np.isnan(shared[-1])  # not a legal action: not valued
+
+
+def test_the_solver_benchmark_checks_the_shared_table_and_finds_no_disagreement():
+    from benchmarks.solver import Args, run
+
+    result = run(Args(games=["asserufen"], positions=2, sharing_positions=6))
+    rows = result["asserufen"]
+    assert {"from_trick_1", "from_trick_3", "from_trick_5"} <= set(rows)
+    sharing = rows["sharing_from_trick_5"]
+    assert sharing["positions"] == 6 and sharing["values_compared"] >= 6
+    assert sharing["disagreements"] == 0
+    assert sharing["shared_ms_per_position"] > 0 and sharing["separate_ms_per_position"] > 0
