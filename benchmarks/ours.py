@@ -22,14 +22,8 @@ def env_module(game: str):
 
 
 def random_hand_player(game: str, config: dict | None = None):
-    config = dict(config or {})
-    if game == "knuffeln":
-        from knuffeln_env.batch import random_hand_player as make
-
-        return make(**config)
-    from schafkopf_env.batch import random_hand_player as make
-
-    return make(game, **config)
+    """The compiled random-hand driver of ``game`` (its batch module's ``random_hand_player``)."""
+    return game_spec(game).batch_module().random_hand_player(game, **(config or {}))
 
 
 def batch_env(game: str, num_envs: int, num_threads: int | None, copy: bool, config: dict | None = None):

@@ -28,9 +28,11 @@ of the AEC env (rungs left for the observer's team, for the other team, hands pl
 returns them per row (``int64 (N, 3)``: team 0's rungs, team 1's rungs, hands played), and
 ``load_states(states, rows=None, ladders=None)`` sets them with the hands (default: a fresh match).
 
-``play_random_hands(num_hands, seed=0, num_threads=None, **config)`` deals and plays random whole hands
-in compiled code over numba's threads and returns the settlement summed per seat (single hands: the
-``match`` option does not apply to it).
+``play_random_hands(game, num_hands, seed=0, num_threads=None, **config)`` deals and plays random whole
+hands in compiled code over numba's threads and returns the settlement summed per seat (single hands: the
+``match`` option does not apply to it); ``random_hand_player(game, **config)`` is its driver. Both take the
+game first, as every batch module's do (``game`` is ``"knuffeln"``), so that callers find them through the
+registry (``GameSpec.batch_module()``) without a case per family.
 """
 
 from __future__ import annotations
@@ -146,14 +148,26 @@ class BatchEnv(BatchEnvCore):
         )
 
 
-def play_random_hands(num_hands: int, seed: int = 0, num_threads: int | None = None, **config) -> np.ndarray:
-    """Deal and play ``num_hands`` uniformly random hands in compiled code; return the settlement summed
-    per seat (``float64``). The result depends only on ``seed`` (not on ``num_threads``)."""
-    return random_hand_player(**config).play(num_hands, seed, num_threads)
+def _check_game(game: str) -> None:
+    """``ValueError`` unless ``game`` is the one game this module batches (the game comes first in every
+    batch module's functions: ``schafkopf_env.batch`` batches three)."""
+    if game != GAME:
+        raise ValueError(f"knuffeln_env.batch plays {GAME!r}, not {game!r} (its functions take the game first)")
 
 
-def random_hand_player(**config) -> RandomHandPlayer:
-    """The compiled random-hand driver for ``config``: ``.play(num_hands, seed, num_threads)``."""
+def play_random_hands(
+    game: str, num_hands: int, seed: int = 0, num_threads: int | None = None, **config
+) -> np.ndarray:
+    """Deal and play ``num_hands`` uniformly random hands of ``game`` (``"knuffeln"``) in compiled code;
+    return the settlement summed per seat (``float64``). The result depends only on ``seed`` (not on
+    ``num_threads``)."""
+    return random_hand_player(game, **config).play(num_hands, seed, num_threads)
+
+
+def random_hand_player(game: str, **config) -> RandomHandPlayer:
+    """The compiled random-hand driver of ``game`` (``"knuffeln"``) and ``config``:
+    ``.play(num_hands, seed, num_threads)``."""
+    _check_game(game)
     aec_env = _rules_env(config)
     return RandomHandPlayer(GAME, aec_env, knuffeln_kernel, _hand_params(aec_env))
 
@@ -242,6 +256,5 @@ def _match_loops(parallel: bool):
 def make(game: str, num_envs: int, **options) -> BatchEnv:
     """``BatchEnv(num_envs, **options)`` for ``game`` ``"knuffeln"``: the constructor every batch module
     offers under this name (``trick_core.registry.GameSpec.make_batch_env``)."""
-    if game != GAME:
-        raise ValueError(f"knuffeln_env.batch plays knuffeln, not {game!r}")
+    _check_game(game)
     return BatchEnv(num_envs, **options)

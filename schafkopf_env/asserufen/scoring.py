@@ -61,19 +61,14 @@ def declarer_side_mask(state):
 
 
 @inline_njit
-def score(state):
-    """(won, side points, side tricks, hearts, schneider, schwarz, hoch, du factor, value) of a finished,
-    not thrown-in hand."""
+def hand_value(state, side_points, side_tricks, du_lost):
+    """(won, hearts, schneider, schwarz, hoch, du factor, value) of the hand if the declarer's side ends with
+    ``side_points`` and ``side_tricks`` (``du_lost``: a trick already lost in a Du): the one statement of the
+    value rule, read by ``score`` and by the solver's settlement classes (``solve.side_units``)."""
     contract = state[S_CONTRACT]
     du = is_du(contract)
-    side_points = 0
-    side_tricks = 0
-    for seat in range(NUM_SEATS):
-        if on_declarer_side(state, seat):
-            side_points += state[S_POINTS + seat]
-            side_tricks += state[S_TRICKS_WON + seat]
     if du:
-        won = state[S_DU_LOST] == 0 and side_tricks == NUM_TRICKS
+        won = not du_lost and side_tricks == NUM_TRICKS
         schneider = 1  # pinned: a Du counts schneider and schwarz, won or lost
         schwarz = 1
     else:
@@ -87,6 +82,33 @@ def score(state):
     hearts = 1 if contract == CONTRACT_HEART_SOLO or contract == CONTRACT_HEART_SOLO_DU else 0
     du_factor = 2 if du else 1
     value = (1 + hearts + schneider + schwarz + hoch) * du_factor * (1 << state[S_DOUBLINGS])
+    return won, hearts, schneider, schwarz, hoch, du_factor, value
+
+
+@inline_njit
+def seat_units(state, seat, won, value):
+    """The settlement of ``seat`` for a hand worth ``value`` that the declarer's side won or lost: the
+    declarer of a solo 3 x value, every other seat of the declarer's side value, each opponent -value
+    (signs reversed on a loss)."""
+    signed = float(value) if won else -float(value)
+    if seat == state[S_DECLARER]:
+        return 3.0 * signed if is_solo(state[S_CONTRACT]) else signed
+    return signed if on_declarer_side(state, seat) else -signed
+
+
+@inline_njit
+def score(state):
+    """(won, side points, side tricks, hearts, schneider, schwarz, hoch, du factor, value) of a finished,
+    not thrown-in hand."""
+    side_points = 0
+    side_tricks = 0
+    for seat in range(NUM_SEATS):
+        if on_declarer_side(state, seat):
+            side_points += state[S_POINTS + seat]
+            side_tricks += state[S_TRICKS_WON + seat]
+    won, hearts, schneider, schwarz, hoch, du_factor, value = hand_value(
+        state, side_points, side_tricks, state[S_DU_LOST] != 0
+    )
     return won, side_points, side_tricks, hearts, schneider, schwarz, hoch, du_factor, value
 
 
@@ -115,15 +137,8 @@ def settle(state, out):
     if state[S_PHASE] != PHASE_OVER or state[S_CONTRACT] == CONTRACT_NONE:
         return
     won, _, _, _, _, _, _, _, value = score(state)
-    signed = float(value) if won else -float(value)
-    solo = is_solo(state[S_CONTRACT])
     for seat in range(NUM_SEATS):
-        if seat == state[S_DECLARER]:
-            out[seat] = 3.0 * signed if solo else signed
-        elif on_declarer_side(state, seat):
-            out[seat] = signed
-        else:
-            out[seat] = -signed
+        out[seat] = seat_units(state, seat, won, value)
 
 
 @njit_no_refcount

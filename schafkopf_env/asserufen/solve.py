@@ -17,17 +17,15 @@ import numpy as np
 from schafkopf_env import solving
 from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
 from schafkopf_env.solving import extra_action  # noqa: F401  (looked up by ``trick_core.solver``)
-from schafkopf_env.trumps import consecutive_top_trumps
 from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
 
-from . import heuristic
+from . import heuristic, scoring
 from .layout import (
     S_CALLED_CARD,
     S_CALLED_SUIT_DONE,
     S_CONTRACT,
     S_DECLARER,
-    S_DOUBLINGS,
     S_HANDS,
     S_PARTNER,
     S_PHASE,
@@ -41,14 +39,11 @@ from .layout import (
 )
 from .play import legal_card_bits
 from .rules import legal_action_bits
-from .scoring import HOCH_FROM, declarer_side_mask
-from .state import is_du, is_solo, on_declarer_side
+from .state import is_du, on_declarer_side
 from .tables import (
     ACTION_NO_DOUBLE,
     CARD_ACTION_BASE,
     CONTRACT_ACE_CALL,
-    CONTRACT_HEART_SOLO,
-    CONTRACT_HEART_SOLO_DU,
     NUM_SEATS,
     NUM_TRICKS,
     PHASE_PLAY,
@@ -155,38 +150,22 @@ def card_order(state, card):
 
 @inline_njit
 def side_units(state, seat, points, tricks):
-    """The settlement of ``seat`` if the declarer's side ends with ``points`` and ``tricks`` (the rule of
-    ``scoring.score`` and ``scoring.settle``; a Du counts as lost unless every trick is taken)."""
-    contract = state[S_CONTRACT]
-    du = is_du(contract)
-    if du:
-        won = tricks == NUM_TRICKS
-        schneider = 1
-        schwarz = 1
-    else:
-        won = points >= 61
-        loser_points = TOTAL_POINTS - points if won else points
-        loser_tricks = NUM_TRICKS - tricks if won else tricks
-        schneider = 1 if loser_points < 30 else 0
-        schwarz = 1 if loser_tricks == 0 else 0
-    top = consecutive_top_trumps(state[S_TRUMP_KIND], declarer_side_mask(state))
-    hoch = top if top >= HOCH_FROM else 0
-    hearts = 1 if contract == CONTRACT_HEART_SOLO or contract == CONTRACT_HEART_SOLO_DU else 0
-    value = (1 + hearts + schneider + schwarz + hoch) * (2 if du else 1) * (1 << state[S_DOUBLINGS])
-    signed = float(value) if won else -float(value)
-    if seat == state[S_DECLARER]:
-        return 3.0 * signed if is_solo(contract) else signed
-    return signed if on_declarer_side(state, seat) else -signed
+    """The settlement of ``seat`` if the declarer's side ends with ``points`` and ``tricks``: the value rule
+    of ``scoring.hand_value`` (a Du counts as lost unless every trick is taken) and the payments of
+    ``scoring.seat_units``."""
+    won, _, _, _, _, _, value = scoring.hand_value(state, points, tricks, False)
+    return scoring.seat_units(state, seat, won, value)
 
 
 @inline_njit
 def value_bounds(state, seat):
     """The lowest and highest final score from any position (``schafkopf_env.solving.score_bounds``),
-    the other side's top trumps cut at a trick boundary (the declarer side's own, as a lower bound, were
-    measured and cut too few positions)."""
+    the other side's top trumps cut at a trick boundary, and (unless a Du, which may end first) the
+    declarer side's own raising the lowest (``sure_side_score``)."""
     out = solving.points_out(state, S_POINTS, NUM_SEATS, TOTAL_POINTS)
-    return solving.score_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, NUM_SEATS,
-                                declarer_seats(state), state[S_TRUMP_KIND], state[S_TRICK_SIZE] == 0)
+    return solving.side_bounds(state, score(state), out, tricks_left(state), SCORE_PER_POINT, S_HANDS, NUM_SEATS,
+                               declarer_seats(state), state[S_TRUMP_KIND], state[S_TRICK_SIZE] == 0,
+                               is_du(state[S_CONTRACT]))
 
 
 @njit

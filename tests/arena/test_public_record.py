@@ -189,19 +189,24 @@ def test_knuffeln_hides_what_its_compiled_resampling_hides(config):
     assert hidden_seen > 0
 
 
+def records_of_played_hands(env, seeds, rng):
+    """For each seed, a hand of ``env`` played to its end by ``biased_action``: ``(full, seen)``, the whole
+    record's actions and each viewer's public record's actions (agent -> list)."""
+    for seed in seeds:
+        env.reset(seed=seed)
+        while not all(env.terminations.values()):
+            env.step(biased_action(env, rng))
+        seen = {viewer: env.unwrapped.public_record(viewer)["actions"] for viewer in env.possible_agents}
+        yield env.unwrapped.game_record()["actions"], seen
+
+
 def test_knuffeln_accepted_turn_and_team_show_are_public_to_whom_the_rules_say():
     """Section 6: an accepted face-down card is public; section 7: a shown card reaches the shower's
     partner only; the actor always sees its own action."""
     env = make_env("knuffeln", talk="lexicon")
-    rng = np.random.default_rng(4)
     found = {"accepted turn": 0, "fled or pending turn": 0, "show": 0}
-    for hand in range(8):
-        env.reset(seed=400 + hand)
-        while not all(env.terminations.values()):
-            env.step(biased_action(env, rng))
-        full = env.unwrapped.game_record()["actions"]
-        for viewer in env.possible_agents:
-            seen = env.unwrapped.public_record(viewer)["actions"]
+    for full, seen_by in records_of_played_hands(env, range(400, 408), np.random.default_rng(4)):
+        for viewer, seen in seen_by.items():
             for index, ((actor, action), (_, shown)) in enumerate(zip(full, seen, strict=True)):
                 if action.startswith("turn:"):
                     accepted = index + 1 < len(full) and full[index + 1][1] == "accept"
@@ -218,15 +223,9 @@ def test_knuffeln_accepted_turn_and_team_show_are_public_to_whom_the_rules_say()
 
 def test_palatinate_discards_are_seen_by_the_declarer_only():
     env = make_env("palatinate")
-    rng = np.random.default_rng(6)
     discards = 0
-    for hand in range(10):
-        env.reset(seed=600 + hand)
-        while not all(env.terminations.values()):
-            env.step(biased_action(env, rng))
-        full = env.unwrapped.game_record()["actions"]
-        for viewer in env.possible_agents:
-            seen = env.unwrapped.public_record(viewer)["actions"]
+    for full, seen_by in records_of_played_hands(env, range(600, 610), np.random.default_rng(6)):
+        for viewer, seen in seen_by.items():
             expected = [[actor, hidden_form(action) if action.startswith("discard:") and actor != viewer else action]
                         for actor, action in full]
             assert seen == expected

@@ -11,8 +11,6 @@ independence, the compiled random-hand driver, and the errors.
 
 from __future__ import annotations
 
-import importlib
-
 import numba
 import numpy as np
 import pytest
@@ -211,11 +209,10 @@ def test_play_random_hands_is_the_compiled_random_playout(game_config):
     kernel (one hand per stream here), and it is zero-sum and independent of the thread count."""
     game, config = game_config
     kernel = kernel_of(game)
-    module = importlib.import_module("knuffeln_env.batch" if game == "knuffeln" else "schafkopf_env.batch")
-    args = () if game == "knuffeln" else (game,)
+    module = game_spec(game).batch_module()
     from trick_core.batch_env import RANDOM_HAND_CHUNKS
 
-    totals = module.play_random_hands(*args, RANDOM_HAND_CHUNKS, seed=11, num_threads=1, **config)
+    totals = module.play_random_hands(game, RANDOM_HAND_CHUNKS, seed=11, num_threads=1, **config)
     batch = make_batch(game, 1, **config)
     state = np.zeros(batch.kernel_states().shape[1], dtype=np.int64)
     units = np.zeros(batch.num_seats)
@@ -227,9 +224,9 @@ def test_play_random_hands_is_the_compiled_random_playout(game_config):
         kernel.settlement(state, units)
         expected += units
     np.testing.assert_array_equal(totals, expected)
-    many = module.play_random_hands(*args, 3000, seed=5, **config)
+    many = module.play_random_hands(game, 3000, seed=5, **config)
     assert abs(many.sum()) < 1e-6
-    np.testing.assert_array_equal(many, module.play_random_hands(*args, 3000, seed=5, num_threads=1, **config))
+    np.testing.assert_array_equal(many, module.play_random_hands(game, 3000, seed=5, num_threads=1, **config))
 
 
 # ------------------------------------------------------------------------------------------- errors
@@ -295,12 +292,16 @@ def test_bad_options_raise_value_error(kwargs, message):
 
 
 def test_knuffeln_bad_options_raise_value_error():
-    from knuffeln_env.batch import BatchEnv
+    from knuffeln_env.batch import BatchEnv, play_random_hands, random_hand_player
 
     with pytest.raises(ValueError, match="variant"):
         BatchEnv(2, variant="nonsense")
     with pytest.raises(ValueError, match="players"):
         BatchEnv(2, players=7)
+    with pytest.raises(ValueError, match="plays 'knuffeln', not 'bavarian'"):
+        random_hand_player("bavarian")
+    with pytest.raises(ValueError, match="not 1000 .its functions take the game first"):
+        play_random_hands(1000, 5)  # (num_hands, seed): the call before the game came first
 
 
 def test_step_before_reset_and_bad_loads():
