@@ -55,11 +55,11 @@ for agent in env.agent_iter():
   (below).
 - `klopfen` (default `False`): `True` plays Klopfen. Before the bidding each seat, from forehand to the
   dealer, has seen the first half of its hand (four cards, three with the short pack: the first listed in a
-  fixed deal) and says `knock` or `no_knock`; each knock doubles the settlement. Its observation shows only
-  those cards until the bidding starts. It adds the phase `klopfen` (shown as `bidding` in the phase block),
-  the actions `knock` `no_knock` (49..50: `Discrete(51)`, with `contra` `re` `no_double` at 46..48 legal only
-  under `doubling`) and 5 observation entries after those of `doubling` (below). A record lists each hand's
-  first half first.
+  fixed deal) and says `knock` or `no_knock`; each knock doubles the settlement. Its observation and its
+  `public_record` show only those cards until the bidding starts. It adds the phase `klopfen` (shown as
+  `bidding` in the phase block), the actions `knock` `no_knock` (49..50: `Discrete(51)`, with `contra` `re`
+  `no_double` at 46..48 legal only under `doubling`) and 5 observation entries after those of `doubling`
+  (below). A record lists each hand's first half first.
 - `ramsch` (default `False`): `True` plays a Ramsch when all four pass instead of throwing the hand in:
   hearts trump as in a Rufer, no declarer, everyone for itself; the player with the most card points pays
   (tariff family `"ramsch"`: `{"base": price, "durchmarsch": "all" | 61..120 | None, "jungfrau": None |
@@ -248,6 +248,15 @@ class BavarianSchafkopfEnv(FourHandsEnv):
             return super()._deal_from_state(state)
         cards = [c for seat in range(kernel.NUM_SEATS) for c in self._first_then_rest(state, seat)]
         return Deal(int(state[kernel.S_DEALER]), np.array(cards, dtype=np.int64))
+
+    def _seen_dealt_hand(self, agent: str, state: dict) -> list[str]:
+        """At Klopfen a seat has seen only the first half of its hand (``klopfen``); the rest once the
+        bidding starts."""
+        if int(self._state[kernel.S_PHASE]) != kernel.PHASE_KLOPFEN:
+            return super()._seen_dealt_hand(agent, state)
+        first = int(self._state[kernel.S_FIRST_CARDS + self._seat_of(agent)])
+        seen = {GERMAN_32.name_of(card) for card in GERMAN_32.cards_of(first)}
+        return [card for card in state["dealt_hands"][agent] if card in seen]
 
     @staticmethod
     def _first_then_rest(state: np.ndarray, seat: int) -> list[int]:

@@ -448,8 +448,13 @@ class TrickTakingEnv(AECEnv):
         self._require_reset("public_record")
         record, state = self.game_record(), self.state()
         return {"game": record["game"], "config": record["config"], "agent": agent,
-                "dealer": state["dealer"], "hand": list(state["dealt_hands"][agent]),
+                "dealer": state["dealer"], "hand": self._seen_dealt_hand(agent, state),
                 "actions": self.public_actions(agent), "result": record["result"]}
+
+    def _seen_dealt_hand(self, agent: str, state: dict) -> list[str]:
+        """``agent``'s dealt hand as its seat has seen it: all of it, unless a game shows a hand in parts
+        (Bavarian's Klopfen overrides this), so that the public record never names a card not yet shown."""
+        return list(state["dealt_hands"][agent])
 
     def replay(self, record: dict) -> None:
         """Reset to the record's deal and play its actions; raise ``ValueError`` naming the first entry

@@ -19,6 +19,7 @@ from trick_core.jit import njit, njit_parallel
 
 TRUMP_SUIT = 4  # the effective suit of every trump (agents.neural.derived)
 HEARTS = 2  # the trump kind while no contract is fixed
+FARBWENZ, GEIER, BETTEL = 5, 9, 10  # trump kinds of Bavarian's extra contracts (agents.neural.derived)
 SCHAFKOPF_CARDS = 32
 
 
@@ -64,8 +65,8 @@ def _seat_cards(row, offset, seats, cards, in_trick, card_of_seat):
 
 
 @njit
-def schafkopf_encode(observation, out, seats, hand_at, trump_at, trump_size, leader_at, trick_at, played_at,
-                     seen_elsewhere, effective_suit, power, strength, card_points):
+def schafkopf_encode(observation, out, seats, hand_at, trump_at, trump_size, extra_at, leader_at, trick_at,
+                     played_at, seen_elsewhere, effective_suit, power, strength, card_points):
     """``out[r] = [observation[r], derived features of row r]`` for a Schafkopf game (see
     ``agents.neural.derived.schafkopf_features`` for the blocks and their order)."""
     count = observation.shape[0]
@@ -83,6 +84,13 @@ def schafkopf_encode(observation, out, seats, hand_at, trump_at, trump_size, lea
         kind = HEARTS
         if row[trump_at + _first_max(row, trump_at, trump_size)] > 0.5:
             kind = _first_max(row, trump_at, trump_size)
+        if extra_at >= 0:  # geier farbwenz geier_tout farbwenz_tout bettel (-1: the game has none)
+            if row[extra_at] > 0.5 or row[extra_at + 2] > 0.5:
+                kind = GEIER
+            elif row[extra_at + 1] > 0.5 or row[extra_at + 3] > 0.5:
+                kind = FARBWENZ + kind
+            elif row[extra_at + 4] > 0.5:
+                kind = BETTEL
         for card in range(SCHAFKOPF_CARDS):
             held[card] = row[hand_at + card] > 0.5
             seen = held[card]
@@ -233,14 +241,14 @@ def knuffeln_encode(observation, out, seats, ranking, team_at, chosen_at, hand_a
 
 
 @njit_parallel
-def schafkopf_encode_parallel(observation, out, chunks, seats, hand_at, trump_at, trump_size, leader_at, trick_at,
-                              played_at, seen_elsewhere, effective_suit, power, strength, card_points):
+def schafkopf_encode_parallel(observation, out, chunks, seats, hand_at, trump_at, trump_size, extra_at, leader_at,
+                              trick_at, played_at, seen_elsewhere, effective_suit, power, strength, card_points):
     """``schafkopf_encode`` over ``chunks`` slices of the rows, on numba's threads."""
     count = observation.shape[0]
     for chunk in prange(chunks):
         lo, hi = chunk * count // chunks, (chunk + 1) * count // chunks
-        schafkopf_encode(observation[lo:hi], out[lo:hi], seats, hand_at, trump_at, trump_size, leader_at, trick_at,
-                         played_at, seen_elsewhere, effective_suit, power, strength, card_points)
+        schafkopf_encode(observation[lo:hi], out[lo:hi], seats, hand_at, trump_at, trump_size, extra_at, leader_at,
+                         trick_at, played_at, seen_elsewhere, effective_suit, power, strength, card_points)
 
 
 @njit_parallel

@@ -47,16 +47,29 @@ SCHAFKOPF_CARDS = 32
 TRUMP_SUIT = 4  # the effective suit of every trump
 RANK_A, RANK_10, RANK_K, RANK_O, RANK_U, RANK_9, RANK_8, RANK_7 = range(8)
 WENZ = 4  # trump kind: the Unters only
+FARBWENZ = 5  # trump kinds 5..8: the Unters, then suit kind - 5 (Bavarian's ``farbwenz``)
+GEIER = 9  # trump kind: the Obers only (Bavarian's ``geier``)
+BETTEL = 10  # trump kind: no trumps (Bavarian's ``bettel``)
+TRUMP_KINDS = 11  # schafkopf_env.trumps' NUM_ALL_TRUMP_KINDS
 HEARTS = 2
 PLAIN_ORDER = (RANK_A, RANK_10, RANK_K, RANK_9, RANK_8, RANK_7)
 PLAIN_ORDER_WENZ = (RANK_A, RANK_10, RANK_K, RANK_O, RANK_9, RANK_8, RANK_7)
+PLAIN_ORDER_GEIER = (RANK_A, RANK_10, RANK_K, RANK_U, RANK_9, RANK_8, RANK_7)
+PLAIN_ORDER_BETTEL = (RANK_A, RANK_K, RANK_O, RANK_U, RANK_10, RANK_9, RANK_8, RANK_7)
 CARD_POINTS = np.array([(11, 10, 4, 3, 2, 0, 0, 0)[card % 8] for card in range(SCHAFKOPF_CARDS)], dtype=np.float32)
 
 
 def _trump_order(kind: int) -> list[int]:
-    """Trumps from the highest: Obers (Queens), Unters (Jacks), then suit ``kind``; Wenz: the Unters."""
+    """Trumps from the highest: Obers (Queens), Unters (Jacks), then suit ``kind``; Wenz: the Unters;
+    Farbwenz: the Unters, then its suit ``A 10 K O 9 8 7``; Geier: the Obers; Bettel: none."""
     if kind == WENZ:
         return [suit * 8 + RANK_U for suit in range(4)]
+    if FARBWENZ <= kind < FARBWENZ + 4:
+        return [suit * 8 + RANK_U for suit in range(4)] + [(kind - FARBWENZ) * 8 + rank for rank in PLAIN_ORDER_WENZ]
+    if kind == GEIER:
+        return [suit * 8 + RANK_O for suit in range(4)]
+    if kind == BETTEL:
+        return []
     return [suit * 8 + RANK_O for suit in range(4)] + [suit * 8 + RANK_U for suit in range(4)] + [
         kind * 8 + rank for rank in PLAIN_ORDER
     ]
@@ -64,11 +77,12 @@ def _trump_order(kind: int) -> list[int]:
 
 def _schafkopf_tables():
     """EFFECTIVE_SUIT[kind, card] (4 = trump) and POWER[kind, card] (trumps above 100, plain 1..7)."""
-    effective_suit = np.zeros((5, SCHAFKOPF_CARDS), dtype=np.int64)
-    power = np.zeros((5, SCHAFKOPF_CARDS), dtype=np.int64)
-    for kind in range(5):
+    effective_suit = np.zeros((TRUMP_KINDS, SCHAFKOPF_CARDS), dtype=np.int64)
+    power = np.zeros((TRUMP_KINDS, SCHAFKOPF_CARDS), dtype=np.int64)
+    for kind in range(TRUMP_KINDS):
         trumps = _trump_order(kind)
-        plain = PLAIN_ORDER_WENZ if kind == WENZ else PLAIN_ORDER
+        plain = {GEIER: PLAIN_ORDER_GEIER, BETTEL: PLAIN_ORDER_BETTEL}.get(
+            kind, PLAIN_ORDER_WENZ if WENZ <= kind < GEIER else PLAIN_ORDER)
         for card in range(SCHAFKOPF_CARDS):
             suit, rank = divmod(card, 8)
             if card in trumps:
@@ -80,7 +94,7 @@ def _schafkopf_tables():
 
 EFFECTIVE_SUIT, POWER = _schafkopf_tables()
 STRENGTH = np.where(POWER > 100, 0.5 + (POWER - 100) / 28.0, POWER / 16.0).astype(np.float32)
-"""Power scaled to [0, 1]: plain cards below 0.5, trumps above."""
+"""Power scaled to [0, 1]: plain cards at most 0.5 (a Bettel ace: 8/16), trumps above."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,7 @@ class SchafkopfLayout:
     trick: int  # seats x 32: each seat's card in the trick in progress
     played: int  # seats x 32: cards each seat has played
     seen_elsewhere: tuple[int, ...] = ()  # other 32-card blocks of cards the seat knows are out (skat, discards)
+    extra_contract: int = -1  # Bavarian's geier farbwenz geier_tout farbwenz_tout bettel one-hot (-1: none)
 
 
 def schafkopf_layout(game: str, config: dict) -> SchafkopfLayout:
@@ -110,6 +125,7 @@ def schafkopf_layout(game: str, config: dict) -> SchafkopfLayout:
         seats=sizes["dealer"], hand=at["hand"], trump=at["trump"], trump_size=sizes["trump"], leader=at["leader"],
         trick=at["trick"], played=at["played"],
         seen_elsewhere=tuple(at[name] for name in ("skat_taken", "discards") if name in at),
+        extra_contract=at.get("extra_contract", -1),
     )
 
 
@@ -126,6 +142,10 @@ def schafkopf_features(observation: np.ndarray, layout: SchafkopfLayout) -> np.n
     hand = observation[:, layout.hand : layout.hand + 32] > 0.5
     trump = observation[:, layout.trump : layout.trump + layout.trump_size]
     kind = np.where(trump.max(axis=1) > 0.5, trump.argmax(axis=1), HEARTS)
+    if layout.extra_contract >= 0:  # the trump block shows a Farbwenz's suit, nothing in a Geier or a Bettel
+        extra = observation[:, layout.extra_contract : layout.extra_contract + 5] > 0.5
+        kind = np.where(extra[:, 0] | extra[:, 2], GEIER, np.where(
+            extra[:, 1] | extra[:, 3], FARBWENZ + kind, np.where(extra[:, 4], BETTEL, kind)))
     trick = observation[:, layout.trick : layout.trick + 32 * n].reshape(count, n, 32) > 0.5
     played = observation[:, layout.played : layout.played + 32 * n].reshape(count, n, 32) > 0.5
     seen = hand | played.any(axis=1) | trick.any(axis=1)
@@ -332,7 +352,8 @@ class FeatureEncoder:
         """An observation length that covers every offset the layout reads (for measuring ``size``)."""
         if self._layout is None:
             return 1
-        return max(self._layout.leader + self._layout.seats, self._layout.trick + 48 * self._layout.seats) + 64
+        extra = getattr(self._layout, "extra_contract", -1) + 5  # Schafkopf's extra contracts (-1: none)
+        return max(self._layout.leader + self._layout.seats, self._layout.trick + 48 * self._layout.seats, extra) + 64
 
     def _compiled_call(self):
         """The serial and the multi-threaded ``encode(observation, out, ...)`` of ``compiled_features``, and
@@ -348,7 +369,8 @@ class FeatureEncoder:
                      np.ascontiguousarray(DEFENCE, dtype=np.int64), np.ascontiguousarray(SUIT_RANK, dtype=np.int64))
             serial, parallel = compiled_features.knuffeln_encode, compiled_features.knuffeln_encode_parallel
         else:
-            bound = (layout.seats, layout.hand, layout.trump, layout.trump_size, layout.leader, layout.trick,
+            bound = (layout.seats, layout.hand, layout.trump, layout.trump_size, layout.extra_contract,
+                     layout.leader, layout.trick,
                      layout.played, np.array(layout.seen_elsewhere, dtype=np.int64), EFFECTIVE_SUIT, POWER, STRENGTH,
                      CARD_POINTS)
             serial, parallel = compiled_features.schafkopf_encode, compiled_features.schafkopf_encode_parallel

@@ -5,7 +5,20 @@ from trick_core.game_spec import GameSpec
 SPEC = GameSpec(
     name="bavarian",
     package="schafkopf_env.bavarian",
-    variants=({},),
+    variants=(
+        {},
+        # every rule option of the online servers at once, so that the registry-driven suites play them
+        {
+            "tariff": "sauspiel",
+            "doubling": True,
+            "klopfen": True,
+            "ramsch": True,
+            "geier": True,
+            "farbwenz": True,
+            "bettel": True,
+        },
+        {"pack": "short"},
+    ),
     tournament_deals=120,
     reward_scale=5.0,
     browser="play.views.schafkopf:BAVARIAN",

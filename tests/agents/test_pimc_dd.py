@@ -178,3 +178,46 @@ def test_no_peeking_twin_tables_get_the_same_decision(game, config):
             second = make("pimc_dd", game, seed=index, **options)
             np.testing.assert_array_equal(first.action_values(table, agent), second.action_values(twin, agent))
             assert first.act(table, agent) == second.act(twin, agent)
+
+
+@pytest.mark.parametrize("option", ["geier", "farbwenz", "bettel", "ramsch", "short", "short-geier-farbwenz-bettel",
+                                    "short-ramsch"])
+def test_plays_whole_hands_of_every_bavarian_option(option):
+    """Every card (and Kontra / Re) of a hand of the option's contracts is ``pimc_dd``'s own (no fallback), its
+    worlds solved exactly (Geier, Farbwenz, Bettel, Ramsch's paranoid value, the short pack's six tricks):
+    legal, and consistent worlds. The bidding is steered to the contract (``tests/solver``'s helper)."""
+    from schafkopf_env.bavarian import kernel
+    from tests.solver.test_bavarian_options import OPTIONS, bid_action
+
+    config, contracts = OPTIONS[option]
+    touts = (kernel.WENZ_TOUT, kernel.SOLO_TOUT, kernel.GEIER_TOUT, kernel.FARBWENZ_TOUT, kernel.SIE)
+    contracts = [c for c in contracts if c not in touts]  # whole hands: a Tout often ends at the first trick
+    env = make_env("bavarian", **config)
+    agent = make("pimc_dd", "bavarian", fallback=False, seed=1, **SMALL)
+    rng = np.random.default_rng(11)
+    bids = [bid_action(c) for c in contracts if c != kernel.RAMSCH] + [bid_action(kernel.PASS)]
+    played = 0
+    for deal in range(40):
+        env.reset(seed=1300 + deal)
+        agent.reset(seed=deal)
+        state = env.unwrapped.kernel_state()
+        while state[kernel.S_PHASE] != kernel.PHASE_PLAYING and not env.terminations[env.agent_selection]:
+            legal = env.unwrapped.legal_actions()
+            wanted = [a for a in bids if a in legal] if state[kernel.S_PHASE] == kernel.PHASE_BIDDING else []
+            env.step(int(rng.choice(wanted or legal)))
+            state = env.unwrapped.kernel_state()
+        if env.terminations[env.agent_selection] or state[kernel.S_CONTRACT] not in contracts:
+            continue
+        for name in env.agent_iter():
+            if env.terminations[name] or env.truncations[name]:
+                env.step(None)
+                continue
+            action = agent.act(env, name)
+            assert action in env.unwrapped.legal_actions(), env.unwrapped.game_record()["actions"]
+            env.step(action)
+        played += 1
+        if played == 2:
+            break
+    assert played == 2, f"{option}: fewer than two hands of {contracts} in 40 steered deals"
+    stats = agent.stats()
+    assert stats["inconsistent_worlds"] == 0 and stats["searches"] >= 10 and stats["delegated"] == 0

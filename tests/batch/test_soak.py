@@ -5,6 +5,7 @@ from __future__ import annotations
 from benchmarks import soak
 from schafkopf_env import bavarian_v0
 from schafkopf_env.bavarian import kernel
+from trick_core.registry import VARIANTS, variant_id
 
 
 def _small(**kwargs) -> soak.Args:
@@ -12,10 +13,12 @@ def _small(**kwargs) -> soak.Args:
 
 
 def test_a_small_soak_passes_and_counts_what_it_played():
-    (report,) = soak.run(_small())
-    assert report.failures == []
-    assert report.hands_batch >= 60 and report.hands_aec == 60 and report.leak_positions == 6
-    assert report.steps_aec > report.hands_aec
+    reports = soak.run(_small())  # one per registered Bavarian variant (its rule options too)
+    assert [r.configuration for r in reports] == [variant_id(g, c) for g, c in VARIANTS if g == "bavarian"]
+    for report in reports:
+        assert report.failures == [], report.configuration
+        assert report.hands_batch >= 60 and report.hands_aec == 60 and report.leak_positions == 6
+        assert report.steps_aec > report.hands_aec
 
 
 def test_the_twin_deal_check_catches_a_leaking_observation(monkeypatch):

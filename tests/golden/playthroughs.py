@@ -26,6 +26,13 @@ SEEDS = (7, 8, 9, 195)
 every Schafkopf variant plays to its last trick (a Rufer, a Solo, an ace-call game), so that card play
 to the end, card points, schneider and the settlement of an ordinary game are in the files too."""
 
+EXTRA_SEEDS = {
+    "bavarian-tariff=sauspiel-doubling=True-klopfen=True-ramsch=True-geier=True-farbwenz=True-bettel=True": (86,),
+}
+"""Seeds added after ``SEEDS`` for a variant none of whose ``SEEDS`` hands is played to the last trick: with
+every option on, Bavarian's uniform random bidding and Kontra end each of 7, 8, 9 and 195 early; 86 is a knock,
+a Farbwenz and a Kontra played to the last trick."""
+
 
 def path_of(game: str, config: dict) -> Path:
     return FOLDER / f"{variant_id(game, config)}.txt"
@@ -37,8 +44,11 @@ def _observation_text(observation: np.ndarray) -> str:
     return " ".join(f"{i}={observation[i]:.6g}" for i in nonzero)
 
 
-def playthrough(game: str, config: dict, seeds: tuple[int, ...] = SEEDS) -> str:
-    """The text of the hands of ``game`` with ``config`` dealt by ``reset(seed=seed)`` for each seed."""
+def playthrough(game: str, config: dict, seeds: tuple[int, ...] | None = None) -> str:
+    """The text of the hands of ``game`` with ``config`` dealt by ``reset(seed=seed)`` for each seed (by
+    default ``SEEDS`` and the variant's ``EXTRA_SEEDS``)."""
+    if seeds is None:
+        seeds = SEEDS + EXTRA_SEEDS.get(variant_id(game, config), ())
     return "".join(_hand(game, config, seed) for seed in seeds)
 
 

@@ -323,8 +323,8 @@ def test_the_setup_offers_one_seat_per_player_of_every_game(page, server):
     page.wait_for_selector("body[data-ready='1']")
     for game, config in VARIANTS:
         page.select_option("#game", game)
-        for option, value in config.items():
-            page.select_option(f"#option-{option}", str(value))
+        for option, value in config.items():  # an on/off option's values are JavaScript's "true" / "false"
+            page.select_option(f"#option-{option}", str(value).lower() if isinstance(value, bool) else str(value))
         seats = len(make_env(game, config).possible_agents)
         assert page.locator("#seat option").count() == seats, (game, config)
         assert page.locator("#bot-seats select").count() == seats - 1, (game, config)

@@ -4,7 +4,8 @@
 Searched are the card plays (and Knüffeln's Jann ``stop``); every other decision inside the card play
 takes the solve module's documented default (``default_action``: never turn, stay silent), which is the
 convention the solver is specified by. The sides are read straight from the state: the declarer and, in
-a game with a partner, its partner, against the rest (Schafkopf); the teams (Knüffeln).
+a game with a partner, its partner, against the rest (Schafkopf); the teams (Knüffeln). A Bavarian Ramsch
+has no sides: its value is the paranoid one (the seat solved for against the other three), as the solver's.
 """
 
 from __future__ import annotations
@@ -65,4 +66,6 @@ class BruteForce:
             child = state.copy()
             k.apply_action(child, action)
             values.append(self.value(child, seat))
+        if self.game == "bavarian" and state[k.S_CONTRACT] == k.RAMSCH:  # the paranoid value: seat against all
+            return max(values) if actor == seat else min(values)
         return max(values) if sides[actor] == sides[seat] else min(values)
