@@ -315,20 +315,6 @@ def test_batch_env_plays_the_contracts_as_the_aec_env(bid):
     assert out.rewards[0].tolist() == aec.unwrapped.state()["result"]
 
 
-def test_the_exact_solver_refuses_the_new_contracts():
-    from schafkopf_env.bavarian import solve
-
-    env = bavarian_v0.env(geier=True)
-    env.reset(options=_hand(GEIER_DEAL))
-    _step(env, "geier")
-    for _ in range(3):
-        _step(env, "pass")
-    values = np.zeros(16)
-    settlements = np.zeros(16)
-    with pytest.raises(ValueError, match="Geier"):
-        solve.outcome_classes(env.unwrapped.kernel_state(), 0, values, settlements)
-
-
 def _play_with_agents(env, players, seed: int) -> None:
     env.reset(seed=seed)
     for agent in env.agent_iter():
@@ -403,7 +389,9 @@ def test_pimc_plays_the_new_contracts():
 
 
 @pytest.mark.parametrize("bid", ["geier", "farbwenz", "bettel"])
-def test_pimc_dd_refuses_the_new_contracts_by_name(bid):
+def test_pimc_dd_plays_the_new_contracts(bid):
+    """The exact solver knows the new contracts (its exactness: tests/solver/test_bavarian_options.py), so
+    ``pimc_dd`` searches the declarer's first card instead of refusing."""
     import agents
 
     env = bavarian_v0.env(**ALL_CONTRACTS)
@@ -413,8 +401,8 @@ def test_pimc_dd_refuses_the_new_contracts_by_name(bid):
     if bid == "farbwenz":
         _step(env, "trump:E")
     dd = agents.make("pimc_dd", "bavarian", seed=0, worlds=2, fallback=False)
-    with pytest.raises(ValueError, match="Geier, Farbwenz or Bettel"):
-        dd.act(env, "player_0")
+    mask = env.observe("player_0")["action_mask"]
+    assert mask[dd.act(env, "player_0")] == 1
 
 
 def test_the_rules_agent_ducks_under_the_best_card_in_a_bettel():
