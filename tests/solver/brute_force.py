@@ -69,3 +69,27 @@ class BruteForce:
         if self.game == "bavarian" and state[k.S_CONTRACT] == k.RAMSCH:  # the paranoid value: seat against all
             return max(values) if actor == seat else min(values)
         return max(values) if sides[actor] == sides[seat] else min(values)
+
+
+class SolveChecker:
+    """Solves positions with ``game``'s exact solver, on one shared table and on a fresh one each time,
+    and checks both against the brute-force value (and that the solve leaves the state as it was)."""
+
+    def __init__(self, game: str, brute: BruteForce) -> None:
+        from agents.search.outcomes import solver_function
+
+        self.solver = solver_function(game)
+        self.brute = brute
+        self.keys, self.bounds, self.version = self.solver.new_table()
+        self.nodes = np.zeros(1, dtype=np.int64)
+
+    def check(self, state: np.ndarray, seat: int, label) -> float:
+        """The brute-force value of ``state`` for ``seat``, after asserting that both solves give it."""
+        expected = self.brute.value(state, seat)
+        before = state.copy()
+        shared = self.solver.solve_tricks(state, seat, 99, self.keys, self.bounds, self.version, self.nodes)
+        assert shared == expected, (label, seat)
+        assert self.solver.solve(state, seat) == expected, (label, seat)
+        assert np.array_equal(state, before), "the solve changed the state it was given"
+        return expected
+
