@@ -40,7 +40,9 @@ for agent in env.agent_iter():
   "laufende_from": 3}, "solo": {...}, "wenz": {...}}` (openschafkopf's `SPayoutDeciderParams`; Solo Tout and
   Sie priced by `"solo"`, Wenz Tout by `"wenz"`); missing entries take the `"sauspiel"` values (decision
   B12), an unknown family or key or a value below 0 (`laufende_from` below 1) raises `ValueError`. The
-  rewards are in the tariff's units; the record's `config` holds a custom tariff in full.
+  rewards are in the tariff's units; the record's `config` holds a custom tariff in full. The training
+  scripts divide returns by the game's `reward_scale` (5, sized for the `"card"` units) unless told
+  otherwise: under `"sauspiel"` pass `--reward-scale 100` (the same scale in cents).
 - `pack` (default `"long"`): `"long"` (32 cards, eight a hand, eight tricks) or `"short"` (24 cards: the 8s
   and 7s left out, six a hand, six tricks; a Sie is the six highest trumps, decision B13). The action space
   and the observation keep their sizes (the cards left out are never held or played); `tricks_won` counts in
