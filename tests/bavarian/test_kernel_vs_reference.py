@@ -18,12 +18,13 @@ from tests.bavarian.helpers import deal_with_hand
 from trick_core.registry import game_spec
 
 NUM_HANDS = 3000
-COMPARED_CONFIGS = [config for config in game_spec("bavarian").variants if not config]
-"""The rule configuration compared here: the default game, whose situations (a thrown-in hand, the long
-pack's deals) this file's deals and checks describe. The registry's option variants (issue 32: tariff, pack,
-Kontra/Re, Klopfen, Ramsch, Geier, Farbwenz, Bettel) are compared with the reference in
-``tests/bavarian/test_options.py`` and ``tests/bavarian/test_contracts.py``, with their own deals and
-situations."""
+COMPARED_CONFIGS = list(game_spec("bavarian").variants)
+"""The rule configurations compared: every variant of the registry (a new one is compared as soon as it is
+registered; ``tests/core/test_registered_variants.py`` checks every game's list). The default game by this
+file's random hands and situations (a thrown-in hand, the long pack's deals); an option variant (issue 32)
+by the options' comparison (``tests/bavarian/test_options.py``), with its deals and situations."""
+DEFAULT_CONFIGS = [config for config in COMPARED_CONFIGS if not config]
+OPTION_VARIANTS = [config for config in COMPARED_CONFIGS if config]
 PLAIN_RANKS = ("A", "10", "K", "9", "8", "7")
 
 
@@ -129,7 +130,14 @@ def note_situation(game: reference.BavarianGame, action: str, stats: Counter) ->
             stats["ace_discarded_as_last_card" if len(hand) == 1 else "ace_kept_when_void"] += 1
 
 
-@pytest.mark.parametrize("config", COMPARED_CONFIGS, ids=lambda config: ",".join(map(str, config.items())) or "default")
+@pytest.mark.parametrize("config", OPTION_VARIANTS, ids=lambda config: ",".join(map(str, config.items())))
+def test_kernel_matches_reference_on_the_option_variants(config):
+    from tests.bavarian.test_options import test_kernel_matches_reference_under_each_option
+
+    test_kernel_matches_reference_under_each_option(config)
+
+
+@pytest.mark.parametrize("config", DEFAULT_CONFIGS, ids=lambda config: ",".join(map(str, config.items())) or "default")
 @pytest.mark.parametrize("block", range(4))
 def test_kernel_matches_reference_on_random_hands(block, config):
     stats: Counter = Counter()
