@@ -74,8 +74,14 @@ def end_hand(state):
 def hands_of(cards, offset, size):
     """The four hand masks of the ``4 * size`` card indices at ``cards[offset:]``, seat 0's ``size`` cards
     first."""
+    return leading_cards_of(cards, offset, size, size)
+
+
+@inline_njit
+def leading_cards_of(cards, offset, size, count):
+    """The masks of each seat's first ``count`` of its ``size`` cards at ``cards[offset:]`` (seat order)."""
     h0 = h1 = h2 = h3 = ZERO
-    for i in range(size):
+    for i in range(count):
         h0 |= bit(cards[offset + i])
         h1 |= bit(cards[offset + size + i])
         h2 |= bit(cards[offset + 2 * size + i])
@@ -128,13 +134,7 @@ def set_first_cards(state, first):
 @inline_njit
 def first_halves(cards, offset, size):
     """The first half of each seat's cards at ``cards[offset:]`` (``4 * size`` in seat order), as masks."""
-    h0 = h1 = h2 = h3 = ZERO
-    for i in range(size // 2):
-        h0 |= bit(cards[offset + i])
-        h1 |= bit(cards[offset + size + i])
-        h2 |= bit(cards[offset + 2 * size + i])
-        h3 |= bit(cards[offset + 3 * size + i])
-    return h0, h1, h2, h3
+    return leading_cards_of(cards, offset, size, size // 2)
 
 
 @inline_njit
