@@ -8,9 +8,12 @@ contracts the ``pimc`` agent's playouts reach; a hand thrown in is skipped). At 
 reused, as ``solve_outcomes`` does). Every position is solved once untimed (compilation and a warm
 cache), then each is timed alone (``time.perf_counter``; the solver is single-threaded: one core).
 
-Schafkopf rows solve the whole rest of the hand from tricks 1, 3 and 5. Knüffeln's free play is wider: its
-rows solve exactly from every trick (``--knuffeln-tricks``), which shows from which trick on a full solve
-stays within ``--budget-ms`` (median), the depth behind its ``EXACT_TRICKS``.
+Schafkopf rows solve the whole rest of the hand from tricks 1, 3 and 5, with the lean search the solver
+runs (``schafkopf_env.lean_solve``) and, interleaved on the same positions (``--general``, default on),
+with the general search over the kernel's state: the ratio of the two (``speedup_median``,
+``speedup_total``) is measured in one run, and the values must agree (``value_disagreements`` 0).
+Knüffeln's free play is wider: its rows solve exactly from every trick (``--knuffeln-tricks``), which
+shows from which trick on a full solve stays within ``--budget-ms`` (median), the depth behind its ``EXACT_TRICKS``.
 
 **Shared table** (``--sharing-positions N``): from the start of ``--sharing-trick`` (default 5), every legal
 action of the seat to lead valued by ``solve_actions`` (the root's card plays sharing one table version),
@@ -29,6 +32,7 @@ import numpy as np
 
 from agents.search.outcomes import solver_function
 from benchmarks.timing import check_games, check_positive, print_json_command
+from trick_core import solver
 from trick_core.output_paths import check_output_file
 from trick_core.registry import GAME_NAMES, game_spec
 
@@ -51,6 +55,8 @@ class Args:
     """positions per game of the shared-table check (``sharing``; 0: none)"""
     sharing_trick: int = 5
     """the trick (1-based) whose start the shared-table check solves from"""
+    general: bool = True
+    """Schafkopf: also time the general search (over the kernel's state) on the same positions, interleaved"""
     json: str | None = None
     """also write the result here"""
 
@@ -95,29 +101,49 @@ def solved_in_part(game: str) -> bool:
     return solver_function(game).exact_tricks < tricks_of_a_hand
 
 
-def time_solves(game: str, states: list[np.ndarray], exact_tricks: int) -> dict:
-    """Median and 95th-percentile milliseconds per solve, solves per second and positions per solve."""
-    solver = solver_function(game)
-    kernel = game_spec(game).kernel()
-    keys, bounds, version = solver.new_table()
-    nodes = np.zeros(1, dtype=np.int64)
+def time_solves(game: str, states: list[np.ndarray], exact_tricks: int, against_general: bool = False) -> dict:
+    """Median and 95th-percentile milliseconds per solve, solves per second and positions per solve. With
+    ``against_general``, each position is also solved by the general search (``compiled_solver(...,
+    lean=False)``, the kernel's state), interleaved with the lean one so that both see the same machine:
+    its row under ``general``, the ratios of the two (``speedup_*``) and the values that differ (must be 0)."""
+    spec = game_spec(game)
+    kernel = spec.kernel()
+    solvers = {"lean": solver_function(game)}
+    if against_general:
+        solvers["general"] = solver.compiled_solver(kernel, spec.policy(), lean=False)
+    tables = {name: compiled.new_table() for name, compiled in solvers.items()}
+    nodes = {name: np.zeros(1, dtype=np.int64) for name in solvers}
     for state in states:  # compile, warm up
-        solver.solve_tricks(state, kernel.current_seat(state), exact_tricks, keys, bounds, version, nodes)
-    nodes[0] = 0
-    times = []
+        for name, compiled in solvers.items():
+            compiled.solve_tricks(state, kernel.current_seat(state), exact_tricks, *tables[name], nodes[name])
+    seconds = {name: [] for name in solvers}
+    values = {name: [] for name in solvers}
+    for counter in nodes.values():
+        counter[0] = 0
     for state in states:
         seat = kernel.current_seat(state)
-        start = time.perf_counter()
-        solver.solve_tricks(state, seat, exact_tricks, keys, bounds, version, nodes)
-        times.append(time.perf_counter() - start)
-    milliseconds = 1000.0 * np.array(times)
+        for name, compiled in solvers.items():
+            start = time.perf_counter()
+            values[name].append(compiled.solve_tricks(state, seat, exact_tricks, *tables[name], nodes[name]))
+            seconds[name].append(time.perf_counter() - start)
+    row = _timing_row(seconds["lean"], nodes["lean"][0])
+    if against_general:
+        row["general"] = _timing_row(seconds["general"], nodes["general"][0])
+        row["speedup_median"] = round(row["general"]["median_ms"] / row["median_ms"], 3)
+        row["speedup_total"] = round(float(np.sum(seconds["general"]) / np.sum(seconds["lean"])), 3)
+        row["value_disagreements"] = int(np.sum(np.array(values["lean"]) != np.array(values["general"])))
+    return row
+
+
+def _timing_row(seconds: list[float], positions_searched: int) -> dict:
+    milliseconds = 1000.0 * np.array(seconds)
     return {
         "median_ms": round(float(np.median(milliseconds)), 4),
         "p95_ms": round(float(np.percentile(milliseconds, 95)), 4),
         "max_ms": round(float(milliseconds.max()), 3),
-        "solves_per_s": round(len(times) / float(np.sum(times)), 1),
-        "positions_per_solve": round(float(nodes[0]) / len(times), 1),
-        "solves": len(times),
+        "solves_per_s": round(len(seconds) / float(np.sum(seconds)), 1),
+        "positions_per_solve": round(float(positions_searched) / len(seconds), 1),
+        "solves": len(seconds),
     }
 
 
@@ -193,7 +219,8 @@ def run(args: Args) -> dict:
             rows["exact_tricks_default"] = solver_function(game).exact_tricks
         else:
             for trick in SCHAFKOPF_TRICKS:
-                rows[f"from_trick_{trick}"] = time_solves(game, positions(game, trick, args.positions), 99)
+                rows[f"from_trick_{trick}"] = time_solves(game, positions(game, trick, args.positions), 99,
+                                                          against_general=args.general)
         if args.sharing_positions:
             exact = solver_function(game).exact_tricks if in_part else 99
             rows[f"sharing_from_trick_{args.sharing_trick}"] = sharing(

@@ -25,6 +25,15 @@ Jann, a Tout or Du ending early). What is the game's own comes from a small per-
 | ``first_card(state, cards, scratch)`` | the card tried first (the playout policy's); ``SCRATCH_SIZE`` |
 | ``card_order(state, card)`` | the order of the other cards: a higher key is tried first |
 | ``EXACT_TRICKS`` | the tricks solved exactly by default (the policy plays the cards before them) |
+| ``lean_position(state, seat, lean)`` | the card play as the game's lean position (``LEAN_SIZE`` numbers), or False |
+| ``lean_value(lean, alpha, beta, keys, bounds, version, nodes)`` | the lean search's value of the searched score |
+
+**Lean search.** Where the game's ``lean_position`` takes the position where the search starts, the
+null-window tests run the game's own lean search over it (``lean_value``: the three Schafkopf games share
+``schafkopf_env.lean_solve``, make/unmake over a few numbers instead of copying the kernel's state; Knüffeln
+has none), with the same table, value and classes; otherwise ``search`` below, over the kernel's state.
+``compiled_solver(..., lean=False)`` is the general search everywhere: the tests check the lean search
+against it on thousands of positions, and the benchmark times both.
 
 **What is searched.** Only the card play (and ``extra_action``). A decision before it (bids, calls,
 doubles, Knüffeln's exchanges and talk) is taken by the game's playout policy
@@ -358,13 +367,18 @@ def solve_at_version(state, seat, exact_tricks, keys, bounds, version, nodes):
     low = 0  # the minimax value lies in class low..high (class i: from values[i] to values[i + 1])
     high = count - 1
     guess = guessed_class(stack, seat, values, count, rng)
+    lean = np.empty(game.LEAN_SIZE, dtype=np.int64)
+    leaned = game.lean_position(stack[0], seat, lean)
     while low < high:
         middle = min(max(guess, low + 1), high)  # test "class >= middle" next to the guess first
         threshold = values[middle]
-        for k in range(state.shape[0]):
-            stack[1, k] = stack[0, k]
-        value = search(stack[1:], seat, threshold - 0.5, threshold, keys, bounds, version, scratch, frames,
-                       cards_left, nodes)
+        if leaned:
+            value = game.lean_value(lean, threshold - 0.5, threshold, keys, bounds, version, nodes)
+        else:
+            for k in range(state.shape[0]):
+                stack[1, k] = stack[0, k]
+            value = search(stack[1:], seat, threshold - 0.5, threshold, keys, bounds, version, scratch, frames,
+                           cards_left, nodes)
         if value >= threshold:
             low = middle
             guess = middle + 1
@@ -464,15 +478,37 @@ TEMPLATES = ("mix", "position_hash", "pick_card", "search", "merge_classes", "gu
              "solve_outcomes_tricks", "solve_outcomes")
 
 
+@inline_njit
+def never_lean(state, seat, lean):
+    """The ``lean_position`` of ``compiled_solver(..., lean=False)``: no position is lean."""
+    return False
+
+
+def general_only(solve_module: types.ModuleType) -> types.ModuleType:
+    """A copy of a game's solve module whose ``lean_position`` is ``never_lean``: the general search solves
+    every position (the check of the lean search, and the benchmark's before)."""
+    general = types.ModuleType(f"{solve_module.__name__}__general")
+    general.__dict__.update(vars(solve_module))
+    general.lean_position = never_lean
+    return general
+
+
 @functools.cache
-def compiled_solver(kernel_module: types.ModuleType, policy_module: types.ModuleType) -> types.SimpleNamespace:
+def compiled_solver(kernel_module: types.ModuleType, policy_module: types.ModuleType,
+                    lean: bool = True) -> types.SimpleNamespace:
     """The solver bound to a game's kernel, its solve module (``<package>.solve`` beside the kernel) and
     its playout policy (cached per process and on disk): ``solve``, ``solve_tricks``, ``solve_outcomes``,
-    ``solve_outcomes_tricks``, plus ``exact_tricks`` (the game's default) and ``new_table``."""
+    ``solve_outcomes_tricks``, plus ``exact_tricks`` (the game's default) and ``new_table``. With ``lean``
+    (the default) a position the game's ``lean_position`` takes is searched by its lean search (the
+    Schafkopf card play, ``schafkopf_env.lean_solve``); ``lean=False`` searches every position with the
+    kernel's own state (``search``)."""
     package = kernel_module.__name__.rsplit(".", 1)[0]
     solve_module = importlib.import_module(f"{package}.solve")
     policy_name = policy_module.__name__.replace(".", "_")
     tag = f"{kernel_module.GAME}__{policy_name}__{code_fingerprint(kernel_module, solve_module, policy_module)}"
+    if not lean:
+        solve_module = general_only(solve_module)
+        tag = f"{tag}__general"
     namespace = {**globals(), "kernel": kernel_module, "game": solve_module, "policy": policy_module,
                  "resample_hidden": compiled(kernel_module).resample_hidden}
     functions = compile_copies(templates_of(sys.modules[__name__], TEMPLATES), namespace, f"solver__{tag}",

@@ -239,3 +239,20 @@ def outcome_classes(state, seat, values, settlements):
             settlements[count] = values[count]
             count += 1
     return count
+
+
+LEAN_SIZE = 1
+"""Knüffeln has no lean search (``schafkopf_env.lean_solve`` is the Schafkopf card play): the general search
+of ``trick_core.solver`` solves its free play, turns and Jann."""
+
+
+@inline_njit
+def lean_position(state, seat, lean):
+    """Never a lean position (``LEAN_SIZE``): the general search runs."""
+    return False
+
+
+@njit
+def lean_value(lean, alpha, beta, keys, bounds, version, nodes):
+    """Not reached (``lean_position`` is always False); raises if it were."""
+    raise RuntimeError("knuffeln: no lean search (lean_position is always False)")

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env import solving
+from schafkopf_env import lean_solve, solving
 from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
+from schafkopf_env.lean_solve import LEAN_SIZE, lean_value  # noqa: F401  (looked up by ``trick_core.solver``)
 from schafkopf_env.solving import extra_action  # noqa: F401  (looked up by ``trick_core.solver``)
 from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
@@ -32,6 +33,7 @@ from .layout import (
     S_POINTS,
     S_SEAT_TO_ACT,
     S_TRICK_CARDS,
+    S_TRICK_LEADERS,
     S_TRICK_NUMBER,
     S_TRICK_SIZE,
     S_TRICKS_WON,
@@ -175,3 +177,22 @@ def outcome_classes(state, seat, values, settlements):
     for i in range(count):
         settlements[i] = side_units(state, seat, CLASS_TOTALS[i, 0], CLASS_TOTALS[i, 1])
     return count
+
+
+@inline_njit
+def lean_position(state, seat, lean):
+    """The card play of ``state`` as a lean position (``schafkopf_env.lean_solve``), which the solver
+    searches in place of the kernel's state; False outside the card play."""
+    if state[S_PHASE] != PHASE_PLAY:
+        return False
+    trick = state[S_TRICK_NUMBER]
+    leader = state[S_TRICK_LEADERS + trick]
+    lean_solve.set_position(lean, state, S_HANDS, S_TRICK_CARDS + trick * NUM_SEATS, state[S_TRICK_SIZE], leader,
+                            state[S_SEAT_TO_ACT], state[S_TRUMP_KIND], declarer_seats(state), True, NUM_SEATS, -1)
+    if state[S_CONTRACT] == CONTRACT_ACE_CALL:
+        called = state[S_CALLED_CARD]
+        lean_solve.set_called(lean, called, called // 8, state[S_CALLED_SUIT_DONE] != 0)
+    out = solving.points_out(state, S_POINTS, NUM_SEATS, TOTAL_POINTS)
+    lean_solve.set_value(lean, np.int64(score(state)), SCORE_PER_POINT, out, tricks_left(state),
+                         is_du(state[S_CONTRACT]))
+    return True

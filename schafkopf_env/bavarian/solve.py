@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env import solving
+from schafkopf_env import lean_solve, solving
 from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
+from schafkopf_env.lean_solve import LEAN_SIZE, lean_value  # noqa: F401  (looked up by ``trick_core.solver``)
 from schafkopf_env.solving import card_action, extra_action  # noqa: F401  (looked up by ``trick_core.solver``)
 from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
@@ -290,3 +291,22 @@ def outcome_classes(state, seat, values, settlements):
     for i in range(solving.class_values(totals, SCORE_PER_POINT, values)):
         settlements[i] = seat_units(state, seat, totals[i, 0], totals[i, 1])
     return totals.shape[0]
+
+
+@inline_njit
+def lean_position(state, seat, lean):
+    """The card play of ``state`` as a lean position (``schafkopf_env.lean_solve``), which the solver
+    searches in place of the kernel's state; False for a Ramsch (no two sides: the general search solves
+    its paranoid value) or outside the card play."""
+    contract = state[S_CONTRACT]
+    if contract == RAMSCH or state[S_PHASE] != PHASE_PLAYING:
+        return False
+    trick = S_TRICKS + state[S_TRICK_NUMBER] * TRICK_RECORD
+    side = solving.side_seats(state[S_DECLARER], state[S_PARTNER], contract == RUFER)
+    lean_solve.set_position(lean, state, S_HANDS, trick + 1, state[S_TRICK_SIZE], state[trick], state[S_SEAT_TO_ACT],
+                            state[S_TRUMP_KIND], side, contract != BETTEL, NUM_SEATS, -1)
+    if contract == RUFER:
+        lean_solve.set_called(lean, ACE_OF_SUIT[state[S_CALLED_SUIT]], state[S_CALLED_SUIT], state[S_CALLED_DONE] != 0)
+    out = solving.points_out(state, S_POINTS, NUM_SEATS, TOTAL_POINTS)
+    lean_solve.set_value(lean, np.int64(score(state)), SCORE_PER_POINT, out, tricks_left(state), is_tout(contract))
+    return True

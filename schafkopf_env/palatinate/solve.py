@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env import solving
+from schafkopf_env import lean_solve, solving
 from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
+from schafkopf_env.lean_solve import LEAN_SIZE, lean_value  # noqa: F401  (looked up by ``trick_core.solver``)
 from schafkopf_env.solving import card_action, extra_action  # noqa: F401  (looked up by ``trick_core.solver``)
 from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
@@ -26,6 +27,8 @@ from .layout import (
     S_DECLARER,
     S_DOUBLINGS,
     S_HANDS,
+    S_LEADER,
+    S_NEXT,
     S_PHASE,
     S_PLAYERS,
     S_POINTS,
@@ -46,6 +49,7 @@ from .tables import (
     FULL_POINTS,
     HIGH_WORD_BASE,
     MAX_SEATS,
+    NUM_ACTIVE,
     NUM_TRICKS,
     PHASE_CONTRA_OFFER,
     PHASE_DOUBLING,
@@ -177,3 +181,18 @@ def outcome_classes(state, seat, values, settlements):
         settlements[count] = side_units(state, seat, tricks_points + extra, tricks, NUM_TRICKS - tricks)
         count += 1
     return count
+
+
+@inline_njit
+def lean_position(state, seat, lean):
+    """The card play of ``state`` as a lean position (``schafkopf_env.lean_solve``), which the solver
+    searches in place of the kernel's state (the three active seats, the dealer of a four-player table out);
+    False outside the card play."""
+    if state[S_PHASE] != PHASE_PLAY:
+        return False
+    lean_solve.set_position(lean, state, S_HANDS, S_TRICK_CARDS, state[S_TRICK_SIZE], state[S_LEADER],
+                            state[S_SEAT_TO_ACT], state[S_TRUMP], 1 << state[S_DECLARER], True, NUM_ACTIVE, S_NEXT)
+    out = solving.points_out(state, S_POINTS, MAX_SEATS, FULL_POINTS - extra_points(state))
+    lean_solve.set_value(lean, np.int64(score(state)), SCORE_PER_POINT, out, tricks_left(state),
+                         state[S_CONTRACT] >= CONTRACT_SOLO_DU)
+    return True
