@@ -92,7 +92,7 @@ class RunArgs(GameArgs, OptimiserArgs):
     features: str = "cards"
     """derived features appended to the observation: cards or none (agents.neural.derived)"""
     reward_scale: float | None = None
-    """returns are divided by this (default: the game's reward_scale in trick_core.registry)"""
+    """returns are divided by this (default: the game's reward scale for --config, GameSpec.reward_scale_for)"""
     eval_hands: int = 100
     """deals per duplicate evaluation match against eval_opponent (the warm start's final one: 0 skips it)"""
     eval_opponent: str = "rules"
@@ -335,7 +335,7 @@ def begin_run(args: RunArgs, algo: str, env_threads: int) -> Start:
     config = parse_config(args.config)
     set_threads(args.torch_threads, env_threads)
     rng = seed_everything(args.seed)
-    return Start(config, torch.device(args.device), rng, reward_scale(args.game, args.reward_scale))
+    return Start(config, torch.device(args.device), rng, reward_scale(args.game, config, args.reward_scale))
 
 
 def starting_network(args: TrainingArgs, config: dict, device: torch.device) -> TrickNet:

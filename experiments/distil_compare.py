@@ -83,7 +83,7 @@ def check_options(args: Args) -> None:
 def compare(args: Args) -> dict:
     set_threads(1, 1)
     config = parse_config(args.config)
-    scale = reward_scale(args.game, None)
+    scale = reward_scale(args.game, config, None)
     window = []
     for path in args.data:
         part = load_labelled(path, args.game, config)

@@ -41,8 +41,12 @@ for agent in env.agent_iter():
   Sie priced by `"solo"`, Wenz Tout by `"wenz"`); missing entries take the `"sauspiel"` values (decision
   B12), an unknown family or key or a value below 0 (`laufende_from` below 1) raises `ValueError`. The
   rewards are in the tariff's units; the record's `config` holds a custom tariff in full. The training
-  scripts divide returns by the game's `reward_scale` (5, sized for the `"card"` units) unless told
-  otherwise: under `"sauspiel"` pass `--reward-scale 100` (the same scale in cents).
+  scripts divide returns by a scale that follows the tariff (`agents.neural.reward_scales`, about the spread
+  of a seat's settlement between the rule-based bots): 5 under `"card"`, 60 under `"sauspiel"` (cents), and
+  for a custom tariff 60 times the ratio of its spread to sauspiel's, computed from the measured mean
+  products of how often each Rufer, Solo and Wenz price is paid (`docs/results/reward_spread.json`; its
+  `laufende_from` taken as the presets'). The other options keep the tariff's scale; `--reward-scale`
+  overrides it.
 - `pack` (default `"long"`): `"long"` (32 cards, eight a hand, eight tricks) or `"short"` (24 cards: the 8s
   and 7s left out, six a hand, six tricks; a Sie is the six highest trumps, decision B13). The action space
   and the observation keep their sizes (the cards left out are never held or played); `tricks_won` counts in

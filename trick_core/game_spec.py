@@ -17,6 +17,9 @@ Fields (``module:attr`` names a thing imported on first use):
 - ``reward_scale``: units per hand by which training divides returns: about the spread of a seat's
   settlement between the rule-based bots, so that training targets are of order one in every game
   (``docs/results.md``, "Reward scales").
+- ``config_reward_scale``: ``module:attr`` of ``scale(config) -> float``, the reward scale of an env config
+  for a game whose options change the units of its rewards (Bavarian's ``tariff``), raising the env's
+  ``ValueError`` for a bad option; or ``""``: ``reward_scale`` for every config (``reward_scale_for``).
 - ``deal_keys``: reset options that fix cards dealt outside the hands (``"skat"``); ``dealer``, ``hands``
   and ``record`` are every game's.
 - ``face_down_actions``: prefixes of the actions that play a card face down (``"turn:"``), card plays the
@@ -67,6 +70,7 @@ class GameSpec:
     features: str = ""
     reference_player: str = ""
     worst_loss: str = ""
+    config_reward_scale: str = ""
 
     def __post_init__(self) -> None:
         family, _, game = self.package.partition(".")
@@ -141,6 +145,12 @@ class GameSpec:
     def agent_options(self, agent: str) -> dict:
         """The keyword defaults this game gives the built-in ``agent`` (a fresh dict)."""
         return dict(self.agent_defaults.get(agent, {}))
+
+    def reward_scale_for(self, config: dict) -> float:
+        """The reward scale of the env config ``config``: ``config_reward_scale``'s, else ``reward_scale``."""
+        if not self.config_reward_scale:
+            return float(self.reward_scale)
+        return float(imported(self.config_reward_scale)(dict(config)))
 
     def plays_face_down(self, action: str) -> bool:
         """Whether ``action`` plays a card face down (``face_down_actions``)."""

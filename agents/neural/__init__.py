@@ -17,6 +17,7 @@ in numpy (no torch call per decision). See ``docs/training.md``.
 | ``agent`` | ``NeuralAgent`` |
 | ``rollout`` | batch-env self-play bookkeeping: ``HandRecorder`` (per-seat Monte-Carlo credit), ``SeatMixer`` |
 | ``training`` | run folders, seeding, resume, opponent pool, evaluation in the arena |
+| ``reward_scales`` | the reward scale of an env config where the options change the units (Bavarian's tariffs) |
 """
 
 from __future__ import annotations

@@ -89,9 +89,10 @@ def warm_start_network(path: str, game: str, config: dict) -> TrickNet:
     return build_network(starting_checkpoint(path, game, config))
 
 
-def reward_scale(game: str, override: float | None) -> float:
-    """``override``, or the game's ``reward_scale`` in the registry; positive."""
-    scale = game_spec(game).reward_scale if override is None else float(override)
+def reward_scale(game: str, config: dict, override: float | None) -> float:
+    """``override``, or the reward scale of ``game`` under the env config ``config`` (its spec's
+    ``reward_scale_for``: Bavarian's depends on the tariff); positive. A bad option raises the env's error."""
+    scale = game_spec(game).reward_scale_for(config) if override is None else float(override)
     if scale <= 0:
         raise ValueError(f"reward_scale must be positive, got {scale}")
     return scale

@@ -25,4 +25,5 @@ SPEC = GameSpec(
     features="agents.neural.derived:schafkopf_layout",
     reference_player="benchmarks.reference_hands:play_bavarian",
     worst_loss="trick_gym.penalties:bavarian_worst_loss",
+    config_reward_scale="agents.neural.reward_scales:bavarian_scale",
 )

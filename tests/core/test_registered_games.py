@@ -35,7 +35,7 @@ def unresolved_entries(spec: GameSpec) -> list[str]:
     check("browser", spec.browser, lambda info: isinstance(info, GameInfo) and info.name == spec.name
           and callable(info.view) and callable(info.label), f"the play.catalog.GameInfo of {spec.name!r}")
     check("reference_player", spec.reference_player, callable, "play(rng, config)")
-    for field in ("seating", "features", "worst_loss"):
+    for field in ("seating", "features", "worst_loss", "config_reward_scale"):
         if getattr(spec, field):
             check(field, getattr(spec, field), callable, "a function")
     return problems
