@@ -6,7 +6,10 @@ Asserufen, a round robin of pairwise duplicate matches (``agents.arena``: every 
 95% intervals over deals) and prints each game's leaderboard, then one table of all games. Defaults
 are sized to finish in two to three minutes on two cores (``tournament_deals`` of each game's record in
 ``trick_core.registry``); ``--hands`` and ``--pimc`` trade time for precision. ``neural`` enters a game
-only where ``agents/neural/checkpoints/<game>.pt`` is shipped (``--no-neural`` leaves it out).
+only where ``agents/neural/checkpoints/<game>.pt`` is shipped (``--no-neural`` leaves it out). ``pimc_dd``
+enters at its defaults except where the game's record names another entrant (``tournament_agents``):
+Bavarian's solves five exact tricks here instead of its default seven, which would cost about ten minutes
+more (``--pimc-dd "pimc_dd[exact_tricks=7]"`` enters the default setting).
 ``--backend ray`` plays the deals on a Ray cluster (``--ray-address auto``; ``agents.ray_arena``) with the
 same results.
 """
@@ -76,8 +79,12 @@ class Args:
 
 def entrants(pimc: str, extra: list[str], game: str | None = None, neural: bool = True,
              pimc_dd: str = DEFAULT_PIMC_DD) -> list[str]:
-    """The agents of ``game``'s round robin: ``neural`` joins where a checkpoint is shipped for it."""
+    """The agents of ``game``'s round robin: ``neural`` joins where a checkpoint is shipped for it; the default
+    ``pimc_dd`` is the game's ``tournament_agents`` entry where it has one (Bavarian's defaults solve seven
+    tricks, which would cost the tournament about ten minutes more: it enters with five)."""
     shipped = neural and game is not None and neural_available(game)
+    if pimc_dd == DEFAULT_PIMC_DD and game is not None:
+        pimc_dd = game_spec(game).tournament_agents.get("pimc_dd", pimc_dd)
     return ["random", "rules", pimc, pimc_dd, *(["neural"] if shipped else []), *extra]
 
 
@@ -116,11 +123,12 @@ def check_entries(args: Args) -> None:
 
         check_ray_installed("--backend ray")
     for game in args.games:
+        chosen = entrants(args.pimc, args.extra, game, args.neural, args.pimc_dd)
+        pimc_dd = chosen[3]  # the game's own where the default is asked (``entrants``)
         check_option_agents("pimc", [args.pimc], game)
-        check_option_agents("pimc_dd", [args.pimc_dd], game)
+        check_option_agents("pimc_dd", [pimc_dd], game)
         check_option_agents("extra", args.extra, game)
-        for name in set(entrants(args.pimc, args.extra, game, args.neural, args.pimc_dd)) - {
-                args.pimc, args.pimc_dd, *args.extra}:
+        for name in set(chosen) - {args.pimc, pimc_dd, *args.extra}:
             try:
                 make(name, game)  # the fixed entrants: random, rules, and neural where shipped
             except MissingExtraError as error:  # neural without torch: say how to play without it too

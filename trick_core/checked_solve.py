@@ -31,7 +31,8 @@ discards) is refused."""
 def solve_position(env, seat: int, state: np.ndarray | None = None, exact_tricks: int | None = None) -> float:
     """``seat``'s exact settlement in ``state`` (default: ``env``'s current kernel state) with the last
     ``exact_tricks`` tricks solved exactly (default: the game's ``EXACT_TRICKS``, the policy playing the
-    cards before them). ``env``: the game's env (or a game name, for its default configuration), whose
+    cards before them; fewer where the game caps a hand's exact tricks, ``searched_tricks``: a Bavarian
+    Ramsch at most its last five). ``env``: the game's env (or a game name, for its default configuration), whose
     configuration the state must be of. ``ValueError`` for a malformed state, one outside the card play, a
     seat the table does not have, or a bad ``exact_tricks``."""
     if isinstance(env, str):

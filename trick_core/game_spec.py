@@ -29,6 +29,8 @@ Fields (``module:attr`` names a thing imported on first use):
   general one (Knüffeln's ``pimc``, which turns cards).
 - ``agent_defaults``: built-in agent name -> the keyword defaults the game gives it (the agent's
   docstring says why).
+- ``tournament_agents``: built-in agent name -> the spec ``make run``'s tournament enters in its place by
+  default (an agent whose defaults cost more time than the tournament's budget of a few minutes allows).
 - ``rules_agent``: ``module:attr`` of the rule-based agent class (default ``agents.rules.<name>:RulesAgent``).
 - ``seating``: ``module:attr`` of ``seatings(num_seats, dealer)`` giving the arena's scheme for a table
   (``agents.seatings``), or ``""`` (or a ``None`` from it): two agents balanced over every seat.
@@ -64,6 +66,7 @@ class GameSpec:
     talk_actions: tuple[str, ...] = ()
     agent_classes: Mapping[str, str] = field(default_factory=dict)
     agent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    tournament_agents: Mapping[str, str] = field(default_factory=dict)
     rules_agent: str = ""
     seating: str = ""
     browser: str = ""

@@ -25,6 +25,7 @@ Jann, a Tout or Du ending early). What is the game's own comes from a small per-
 | ``first_card(state, cards, scratch)`` | the card tried first (the playout policy's); ``SCRATCH_SIZE`` |
 | ``card_order(state, card)`` | the order of the other cards: a higher key is tried first |
 | ``EXACT_TRICKS`` | the tricks solved exactly by default (the policy plays the cards before them) |
+| ``searched_tricks(state, exact_tricks)`` | the tricks solved exactly in this hand when ``exact_tricks`` are asked (at most those) |
 | ``lean_position(state, seat, lean)`` | the card play as the game's lean position (``LEAN_SIZE`` numbers), or False |
 | ``lean_value(lean, alpha, beta, keys, bounds, version, nodes)`` | the lean search's value of the searched score |
 
@@ -329,10 +330,11 @@ def merge_classes(values, settlements, count):
 
 def play_policy_until(state, exact_tricks, rng):
     """Take the playout policy's decisions until the first searched decision with at most
-    ``exact_tricks`` tricks left (or the end of the hand), in place."""
+    ``exact_tricks`` tricks left (fewer where the game's ``searched_tricks`` caps them: a Bavarian Ramsch),
+    or the end of the hand, in place."""
     while kernel.current_seat(state) >= 0:
         searched = game.searched_cards(state) != np.uint64(0) or game.extra_action(state) >= 0
-        if searched and game.tricks_left(state) <= exact_tricks:
+        if searched and game.tricks_left(state) <= game.searched_tricks(state, exact_tricks):
             return
         kernel.apply_action(state, policy.heuristic_action(state, rng, 0.0))
 

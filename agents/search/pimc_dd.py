@@ -12,14 +12,18 @@ depends only on what the seat knows (the drawn world shares that with the real t
 of the real table reaches the search (the no-peeking tests, ``tests/agents/test_no_peeking.py``).
 
 **How much is exact** (``exact_tricks``; default ``DEFAULT_EXACT_TRICKS``, at most the solver's
-``EXACT_TRICKS``): the last ``exact_tricks`` tricks of each
+``EXACT_TRICKS``, or the game spec's ``agent_defaults``): the last ``exact_tricks`` tricks of each
 world are solved exactly; before them the solver lets the playout policy (the ``pimc`` playouts' club
-habits, without random cards) play. Solving a whole Schafkopf hand from the first trick costs far more than
+habits, without random cards) play. Solving a whole Schafkopf hand from the first trick costs more than
 a decision's budget allows when it is done for every world and every legal card (the solver's benchmark,
 ``benchmarks/solver.py``, gives the cost per trick it starts from), while the last five tricks cost well
-under a millisecond. The defaults (five tricks in the Schafkopf games, four in Knüffeln, 24 worlds) keep
-the median decision far under 50 ms of one core (``docs/results.md``); a late decision is solved to the
-end of the hand, an early one values the opening tricks by the policy's play and the rest exactly.
+under a millisecond. The defaults: seven of eight tricks in Bavarian (the lean search of the card play
+affords them: ``pimc_dd`` then beats ``pimc`` significantly, ``docs/results.md``, "pimc_dd"), five in
+Palatinate and Asserufen, four in Knüffeln (seven tricks in Asserufen, eight of ten in Palatinate and five in
+Knüffeln measured level with ``pimc``); 24 worlds. They keep the median
+decision far under 50 ms of one core (``docs/results.md``); a late decision is solved to the end of the
+hand, an early one values the opening tricks by the policy's play and the rest exactly. A Bavarian Ramsch is
+solved exactly for at most its last five tricks (``schafkopf_env.bavarian.solve.RAMSCH_EXACT_TRICKS``).
 
 **Fallback** (``fallback=True``, the default): decisions without card play and card plays with more than
 ``search_tricks`` tricks left (default: ``exact_tricks``) are taken by the built-in ``pimc``

@@ -241,6 +241,12 @@ def outcome_classes(state, seat, values, settlements):
     return count
 
 
+@inline_njit
+def searched_tricks(state, exact_tricks):
+    """The tricks solved exactly when ``exact_tricks`` are asked: all of them (no hand of this game is capped)."""
+    return exact_tricks
+
+
 LEAN_SIZE = 1
 """Knüffeln has no lean search (``schafkopf_env.lean_solve`` is the Schafkopf card play): the general search
 of ``trick_core.solver`` solves its free play, turns and Jann."""

@@ -21,6 +21,12 @@ SPEC = GameSpec(
     ),
     tournament_deals=120,
     reward_scale=5.0,
+    agent_defaults={
+        "pimc_dd": {"exact_tricks": 7},  # the lean solver affords seven of eight tricks (agents/search/pimc_dd.py)
+    },
+    tournament_agents={
+        "pimc_dd": "pimc_dd[exact_tricks=5]",  # seven tricks cost make run ten minutes more (agents/tournament.py)
+    },
     browser="play.views.schafkopf:BAVARIAN",
     features="agents.neural.derived:schafkopf_layout",
     reference_player="benchmarks.reference_hands:play_bavarian",

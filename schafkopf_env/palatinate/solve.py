@@ -196,3 +196,9 @@ def lean_position(state, seat, lean):
     lean_solve.set_value(lean, np.int64(score(state)), SCORE_PER_POINT, out, tricks_left(state),
                          state[S_CONTRACT] >= CONTRACT_SOLO_DU)
     return True
+
+
+@inline_njit
+def searched_tricks(state, exact_tricks):
+    """The tricks solved exactly when ``exact_tricks`` are asked: all of them (no hand of this game is capped)."""
+    return exact_tricks

@@ -21,7 +21,8 @@ def test_a_small_tournament_reports_every_pair(tmp_path):
     for game, summary in results.items():
         agents = entrants(args.pimc, args.extra, game)
         shipped = {"neural"} if neural_available(game) else set()
-        assert set(summary["agents"]) == set(agents) == {"random", "rules", "pimc", "pimc_dd"} | shipped
+        pimc_dd = "pimc_dd[exact_tricks=5]" if game == "bavarian" else "pimc_dd"  # the spec's tournament_agents
+        assert set(summary["agents"]) == set(agents) == {"random", "rules", "pimc", pimc_dd} | shipped
         assert summary["hands"] == 2
         assert len(summary["matches"]) == len(agents) * (len(agents) - 1) // 2  # a round robin
     assert (tmp_path / "t.json").stat().st_size > 0
@@ -38,3 +39,11 @@ def test_a_bad_entry_is_found_before_the_first_game_is_played(monkeypatch, chang
     monkeypatch.setattr(tournament, "run_arena", lambda *a, **k: pytest.fail("a game was played"))
     with pytest.raises(ValueError, match=words):
         run_tournament(Args(**{"games": ["bavarian"], "progress": False, "neural": False, **change}))
+
+
+def test_an_explicit_pimc_dd_replaces_the_games_tournament_entrant():
+    """Bavarian's default ``pimc_dd`` (seven exact tricks) enters ``make run`` with five (its spec's
+    ``tournament_agents``: the tournament's time budget); an entrant given on the command line is taken as is."""
+    assert entrants("pimc", [], "bavarian")[3] == "pimc_dd[exact_tricks=5]"
+    assert entrants("pimc", [], "palatinate")[3] == "pimc_dd"
+    assert entrants("pimc", [], "bavarian", pimc_dd="pimc_dd[worlds=8]")[3] == "pimc_dd[worlds=8]"

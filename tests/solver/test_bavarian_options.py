@@ -14,6 +14,7 @@ import pytest
 
 from agents.search.outcomes import solver_function
 from schafkopf_env.bavarian import kernel as bavarian
+from schafkopf_env.bavarian.solve import RAMSCH_EXACT_TRICKS
 from trick_core.bits import popcount
 from trick_core.registry import make_env
 
@@ -94,9 +95,10 @@ def test_solver_matches_plain_minimax_on_the_option(option):
 
 @pytest.mark.parametrize("option", ["short-geier-farbwenz-bettel", "short-ramsch", "bettel"])
 def test_whole_hands_of_the_option_are_solved_from_the_first_card(option):
-    """From the first card (every trick exact) the solve ends and gives one of the seat's settlements: the
-    minimax of a zero-sum game of two sides is the negated value of the other side (a Ramsch's paranoid
-    values need not sum to zero, but no seat's is above what the rules can pay)."""
+    """From the first card (every trick exact; a Ramsch from its last ``RAMSCH_EXACT_TRICKS``, the most of it
+    solved exactly) the solve ends and gives one of the seat's settlements: the minimax of a zero-sum game of
+    two sides is the negated value of the other side (a Ramsch's paranoid values need not sum to zero, but no
+    seat's is above what the rules can pay)."""
     config, contracts = OPTIONS[option]
     solver = solver_function("bavarian")
     brute = BruteForce("bavarian")
@@ -104,7 +106,7 @@ def test_whole_hands_of_the_option_are_solved_from_the_first_card(option):
     env = make_env("bavarian", **config)
     solved = 0
     while solved < 3:
-        state = steered_endgame(env, brute, rng, contracts, 8)
+        state = steered_endgame(env, brute, rng, contracts, RAMSCH_EXACT_TRICKS if "ramsch" in option else 8)
         if state is None:
             continue
         values = [solver.solve(state, seat) for seat in range(bavarian.MAX_SEATS)]
