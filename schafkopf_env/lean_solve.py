@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schafkopf_env.solving import distinct_cards, relative_hands_key, sure_trump_points
+from schafkopf_env.solving import distinct_cards, key_mix, relative_hands_key, sure_trump_points
 from schafkopf_env.trumps import CARD_POINTS, EFFECTIVE_SUIT, EFFECTIVE_SUIT_MASK, TRICK_POWER, TRUMP
 from trick_core.bits import lowest_bit, popcount
 from trick_core.jit import inline_njit, njit, njit_no_refcount
@@ -123,28 +123,17 @@ def pinned_card(lean):
     return _ZERO
 
 
-_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_2 = np.uint64(0x94D049BB133111EB)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _LEAN_SALT = np.uint64(0x5C4AF0F1EA4A11ED)
 """Mixed into every lean key, so that it never meets a key of the general search in a shared table."""
-
-
-@inline_njit
-def _mix(h, value):
-    z = (h ^ np.uint64(value)) + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _MIX_1
-    z = (z ^ (z >> np.uint64(27))) * _MIX_2
-    return z ^ (z >> np.uint64(31))
 
 
 @inline_njit
 def boundary_key(lean, version):
     """The table key of a trick boundary: the hands in relative ranks (``relative_hands_key``, the called
     card apart), the seat to lead, whether the called suit has been led, and the table's version."""
-    h = _mix(_mix(_LEAN_SALT, version), lean[P_LEADER])
-    h = _mix(h, relative_hands_key(lean, P_HANDS, MAX_SEATS, lean[P_KIND], pinned_card(lean)))
-    h = _mix(h, lean[P_CALLED_DONE])
+    h = key_mix(key_mix(_LEAN_SALT, version), lean[P_LEADER])
+    h = key_mix(h, relative_hands_key(lean, P_HANDS, MAX_SEATS, lean[P_KIND], pinned_card(lean)))
+    h = key_mix(h, lean[P_CALLED_DONE])
     return h | _ONE
 
 

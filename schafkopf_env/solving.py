@@ -102,8 +102,9 @@ _KEY_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @inline_njit
-def _key_mix(h, value):
-    """One step of ``relative_hands_key``: splitmix64's finaliser over ``h`` and ``value``."""
+def key_mix(h, value):
+    """One step of a table key (``relative_hands_key``, the lean search's ``boundary_key``): splitmix64's
+    finaliser over ``h`` and ``value``."""
     z = (h ^ np.uint64(value)) + _KEY_GOLDEN
     z = (z ^ (z >> np.uint64(30))) * _KEY_MIX_1
     z = (z ^ (z >> np.uint64(27))) * _KEY_MIX_2
@@ -145,7 +146,7 @@ def relative_hands_key(state, hands_at, seats, kind, pinned):
     group = EFFECTIVE_SUIT[kind, POWER_ORDER[kind, 0]]
     for i in range(NUM_CARDS):
         if packed >= 9:  # room for two more tokens in 60 bits; the count marks where a word ends
-            h = _key_mix(h, word ^ (np.uint64(packed) << np.uint64(60)))
+            h = key_mix(h, word ^ (np.uint64(packed) << np.uint64(60)))
             word = np.uint64(0)
             packed = 0
         card = POWER_ORDER[kind, i]
@@ -160,7 +161,7 @@ def relative_hands_key(state, hands_at, seats, kind, pinned):
             token |= ((odd_seat >> shift) & np.uint64(1)) << np.uint64(1)
             word = (word << np.uint64(6)) | token
             packed += 1
-    return _key_mix(h, word ^ (np.uint64(packed) << np.uint64(60)))
+    return key_mix(h, word ^ (np.uint64(packed) << np.uint64(60)))
 
 
 @inline_njit
