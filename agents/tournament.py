@@ -161,16 +161,25 @@ def _play_games(args: Args, console: Console, workers: int | None, options) -> d
 
 
 def overview_table(results: dict) -> Table:
-    """Units per hand of every agent in every game (blank: not entered)."""
+    """Units per hand of every agent in every game (blank: not entered). An agent's column is headed by its
+    name without arguments where that names one entrant in every game (Bavarian's ``pimc_dd[exact_tricks=5]``
+    shares the ``pimc_dd`` column; each game's leaderboard above shows the arguments), else by the full label."""
     labels = list(dict.fromkeys(label for summary in results.values() for label in summary["agents"]))
-    short = [label.split("[")[0] for label in labels]
-    headers = short if len(set(short)) == len(short) else labels
+    per_game = [[label.split("[")[0] for label in summary["agents"]] for summary in results.values()]
+    if all(len(set(names)) == len(names) for names in per_game):
+        headers = list(dict.fromkeys(label.split("[")[0] for label in labels))
+        column_of = {label: headers.index(label.split("[")[0]) for label in labels}
+    else:
+        headers = labels
+        column_of = {label: i for i, label in enumerate(labels)}
     table = Table(title="all games: units per hand (duplicate, * significant at 95%)", title_justify="left")
     table.add_column("game")
     for header in headers:
         table.add_column(escape(header), justify="right")
     for game, summary in results.items():
-        cells = [_cell(summary["agents"].get(label)) for label in labels]
+        cells = [""] * len(headers)
+        for label, row in summary["agents"].items():
+            cells[column_of[label]] = _cell(row)
         table.add_row(f"{game} ({summary['hands']} deals)", *cells)
     return table
 

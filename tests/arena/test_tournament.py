@@ -3,10 +3,11 @@ tournament plays every entrant against every other and reports each game."""
 
 import pytest
 from rich.console import Console
+from rich.markup import escape
 
 from agents import tournament
 from agents.neural import neural_available
-from agents.tournament import Args, entrants, run_tournament
+from agents.tournament import Args, entrants, overview_table, run_tournament
 from trick_core.registry import GAMES
 
 
@@ -47,3 +48,19 @@ def test_an_explicit_pimc_dd_replaces_the_games_tournament_entrant():
     assert entrants("pimc", [], "bavarian")[3] == "pimc_dd[exact_tricks=5]"
     assert entrants("pimc", [], "palatinate")[3] == "pimc_dd"
     assert entrants("pimc", [], "bavarian", pimc_dd="pimc_dd[worlds=8]")[3] == "pimc_dd[worlds=8]"
+
+
+def _summary(*agents: str) -> dict:
+    return {"hands": 2, "agents": {name: {"mean_units_per_hand": float(i), "significant": False}
+                                   for i, name in enumerate(agents)}}
+
+
+def test_the_overview_shares_a_column_between_one_agents_settings():
+    """Bavarian's ``pimc_dd[exact_tricks=5]`` and another game's ``pimc_dd`` share a column; two settings of one
+    agent in the same game keep their full labels."""
+    shared = overview_table({"bavarian": _summary("rules", "pimc_dd[exact_tricks=5]"),
+                             "palatinate": _summary("rules", "pimc_dd")})
+    assert [column.header for column in shared.columns] == ["game", "rules", "pimc_dd"]
+    assert list(shared.columns[2].cells) == ["+1.00", "+1.00"]
+    apart = overview_table({"bavarian": _summary("pimc", "pimc[worlds=8]")})
+    assert [column.header for column in apart.columns] == ["game", "pimc", escape("pimc[worlds=8]")]
