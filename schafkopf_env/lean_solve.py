@@ -2,13 +2,13 @@
 make/unmake over a few numbers, the hot loop of ``trick_core.solver`` wherever a Schafkopf hand is solved.
 
 The general search (``trick_core.solver.search``) copies the kernel's whole state (261 to 365 numbers) into
-each child and plays the card with the kernel's ``apply_action``, so it can never disagree with the rules,
-at about 175 ns a position. Schafkopf's card play needs far less: four hands, the trick in progress, the
-trump kind, the declarer side's score, and the called card's rules. ``lean_position`` (each game's
-``solve.py`` fills it from a kernel state) holds exactly that (``P_*``), and ``lean_search`` plays the
-cards in place and takes them back, which is many times faster a position; it is checked against the
-general search on thousands of seeded positions of every game and option (``tests/solver``), so the rules
-still have one source.
+each child and plays the card with the kernel's ``apply_action``, so it can never disagree with the rules.
+Schafkopf's card play needs far less: four hands, the trick in progress, the trump kind, the declarer
+side's score, and the called card's rules. ``lean_position`` (each game's ``solve.py`` fills it from a
+kernel state) holds exactly that (``P_*``), and ``lean_search`` plays the cards in place and takes them
+back: with its card order, about twice as fast a solve (``docs/benchmarks.md``, "Exact solver"). It is
+checked against the general search on seeded positions of every Schafkopf variant and Bavarian option
+(``tests/solver/test_lean_search.py``), so the rules keep one source.
 
 What the card play of the three games shares, and the lean search therefore implements once:
 
