@@ -8,8 +8,9 @@ are sized to finish in two to three minutes on two cores (``tournament_deals`` o
 ``trick_core.registry``); ``--hands`` and ``--pimc`` trade time for precision. ``neural`` enters a game
 only where ``agents/neural/checkpoints/<game>.pt`` is shipped (``--no-neural`` leaves it out). ``pimc_dd``
 enters at its defaults except where the game's record names another entrant (``tournament_agents``):
-Bavarian's solves five exact tricks here instead of its default seven, which would cost about ten minutes
-more (``--pimc-dd "pimc_dd[exact_tricks=7]"`` enters the default setting).
+Bavarian's solves five exact tricks here instead of its default seven, whose decisions cost several times
+as much (``docs/results.md``, "pimc_dd": about 25-40 ms a choice against a few ms) and would lengthen the
+tournament by several minutes (``--pimc-dd "pimc_dd[exact_tricks=7]"`` enters the default setting).
 ``--backend ray`` plays the deals on a Ray cluster (``--ray-address auto``; ``agents.ray_arena``) with the
 same results.
 """
@@ -81,7 +82,7 @@ def entrants(pimc: str, extra: list[str], game: str | None = None, neural: bool 
              pimc_dd: str = DEFAULT_PIMC_DD) -> list[str]:
     """The agents of ``game``'s round robin: ``neural`` joins where a checkpoint is shipped for it; the default
     ``pimc_dd`` is the game's ``tournament_agents`` entry where it has one (Bavarian's defaults solve seven
-    tricks, which would cost the tournament about ten minutes more: it enters with five)."""
+    tricks, whose decisions cost several times as much: it enters with five)."""
     shipped = neural and game is not None and neural_available(game)
     if pimc_dd == DEFAULT_PIMC_DD and game is not None:
         pimc_dd = game_spec(game).tournament_agents.get("pimc_dd", pimc_dd)

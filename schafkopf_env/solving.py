@@ -206,6 +206,13 @@ def card_action(card):
 
 
 @inline_njit
+def searched_tricks(state, exact_tricks):
+    """A game's ``searched_tricks`` where no hand is capped (Palatinate, Asserufen): every trick asked is
+    solved exactly."""
+    return exact_tricks
+
+
+@inline_njit
 def extra_action(state):
     """The card play has no other searched choice (every game's ``extra_action``)."""
     return -1

@@ -17,7 +17,7 @@ import numpy as np
 from schafkopf_env import lean_solve, solving
 from schafkopf_env.card_play import SCRATCH_SIZE  # noqa: F401  (the solver's scratch for card ordering)
 from schafkopf_env.lean_solve import LEAN_SIZE, lean_value  # noqa: F401  (looked up by ``trick_core.solver``)
-from schafkopf_env.solving import extra_action  # noqa: F401  (looked up by ``trick_core.solver``)
+from schafkopf_env.solving import extra_action, searched_tricks  # noqa: F401  (looked up by ``trick_core.solver``)
 from trick_core.bits import lowest_bit
 from trick_core.jit import inline_njit, njit
 
@@ -196,9 +196,3 @@ def lean_position(state, seat, lean):
     lean_solve.set_value(lean, np.int64(score(state)), SCORE_PER_POINT, out, tricks_left(state),
                          is_du(state[S_CONTRACT]))
     return True
-
-
-@inline_njit
-def searched_tricks(state, exact_tricks):
-    """The tricks solved exactly when ``exact_tricks`` are asked: all of them (no hand of this game is capped)."""
-    return exact_tricks

@@ -85,8 +85,9 @@ EXACT_TRICKS = NUM_TRICKS
 """A whole hand is solved exactly (a Ramsch: at most ``RAMSCH_EXACT_TRICKS``)."""
 RAMSCH_EXACT_TRICKS = 5
 """The most tricks of a Ramsch solved exactly, whatever the caller asks (``searched_tricks``): its paranoid value
-has no lean search and its table shares few positions, so six long-pack tricks took up to 0.15 s a solve and
-seven up to 10 s, against well under a millisecond for five (the playout policy plays the cards before)."""
+has no lean search and its table shares few positions, so six long-pack tricks took up to a tenth of a second a
+solve and seven several seconds, against well under a millisecond for five (the playout policy plays the cards
+before; measured once on a few seeded hands, not kept)."""
 
 SCORE_PER_POINT = NUM_TRICKS + 1
 """``score`` counts a card point as more than all tricks together."""

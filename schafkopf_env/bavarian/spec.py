@@ -25,7 +25,7 @@ SPEC = GameSpec(
         "pimc_dd": {"exact_tricks": 7},  # the lean solver affords seven of eight tricks (agents/search/pimc_dd.py)
     },
     tournament_agents={
-        "pimc_dd": "pimc_dd[exact_tricks=5]",  # seven tricks cost make run ten minutes more (agents/tournament.py)
+        "pimc_dd": "pimc_dd[exact_tricks=5]",  # seven would lengthen make run by minutes (agents/tournament.py)
     },
     browser="play.views.schafkopf:BAVARIAN",
     features="agents.neural.derived:schafkopf_layout",
