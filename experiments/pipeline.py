@@ -14,10 +14,11 @@ command in ``agents/neural/checkpoints/<game>.json``): every option given on the
 
 The budget is counted in CPU minutes (this process, its threads and its finished workers): on a machine
 whose cores other work shares, wall time says more about the other work than about the training. The
-recipes keep the wall limit their shipped runs had too (it stopped the Bavarian and Knüffeln runs before
-their CPU budget on a loaded machine, so an idle machine gets further in the same wall minutes):
-``--budget-wall-minutes inf`` counts CPU only. The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm``
-and ``.../rl``; ``python -m agents.neural.ship --checkpoint .../rl/final.pt`` ships the result with its record.
+recipes keep the wall limit their shipped runs had too (it stopped the Bavarian run before its CPU budget
+on a loaded machine, so an idle machine gets further in the same wall minutes; Knüffeln's shipped run had
+none): ``--budget-wall-minutes inf`` counts CPU only. The run folders are
+``runs_dir/{game}__pipeline__{seed}__{time}/warm`` and ``.../rl``;
+``python -m agents.neural.ship --checkpoint .../rl/final.pt`` ships the result with its record.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
 @dataclass(frozen=True)
 class Recipe:
     """What a game's shipped network was trained with, where it differs between games: the warm start's
-    size and passes, the budget (CPU minutes, and the wall minutes that stopped the Bavarian and Knüffeln
-    runs on a loaded machine) and the deals of each evaluation."""
+    size and passes, the budget (CPU minutes, and the wall minutes that stopped the Bavarian run on a loaded
+    machine; none for Knüffeln) and the deals of each evaluation."""
 
     teacher_decisions: int
     warm_epochs: int
@@ -54,7 +55,7 @@ RECIPES = {
     "bavarian": Recipe(1_000_000, 4, 60.0, 45.0, 600),
     "palatinate": Recipe(1_000_000, 4, 45.0, 100.0, 600),
     "asserufen": Recipe(1_000_000, 4, 45.0, 100.0, 400),
-    "knuffeln": Recipe(500_000, 3, 60.0, 25.0, 1000),
+    "knuffeln": Recipe(500_000, 3, 80.0, float("inf"), 1000),
 }
 """The pipeline's defaults per game: those of the shipped runs (their records' commands), except
 ``eval_hands``, raised after them so that an evaluation's interval is narrower than the changes it tracks
