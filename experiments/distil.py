@@ -68,6 +68,7 @@ from torch import nn
 
 from agents import make
 from agents.neural.checkpoint import checkpoint_dict, load_checkpoint, save_checkpoint
+from agents.neural.critic import PerfectCritic, make_critic
 from agents.neural.network import masked_logits
 from agents.neural.training import Clock, evaluate, make_progress, run_name, training_record
 from experiments.common import RunArgs, begin_run, checked, starting_network
@@ -161,25 +162,10 @@ class Args(RunArgs):
 # ---------------------------------------------------------------------------------------------- the critic
 
 
-class PerfectCritic(nn.Module):
-    """The settlement of the seat to act, from its encoded observation and every seat's cards (the hidden
-    information included): a training aid only, never part of the agent."""
-
-    def __init__(self, input_size: int, hidden: tuple[int, ...]) -> None:
-        super().__init__()
-        layers: list[nn.Module] = []
-        for width in hidden:
-            layers += [nn.Linear(input_size, width), nn.ReLU()]
-            input_size = width
-        self.net = nn.Sequential(*layers, nn.Linear(input_size, 1))
-
-    def forward(self, encoded: torch.Tensor, hands: torch.Tensor) -> torch.Tensor:
-        return self.net(torch.cat([encoded, hands.flatten(1).float()], dim=1)).squeeze(1)
-
-
-def make_critic(network, game: str, config: dict, hidden: tuple[int, ...]) -> PerfectCritic:
+def critic_for(network, game: str, config: dict, hidden: tuple[int, ...]) -> PerfectCritic:
+    """The perfect-information critic (``agents.neural.critic``) of the game's table and deck."""
     table = make_env(game, **config).unwrapped
-    return PerfectCritic(network.input_size + table.num_seats * table.deck.num_cards, hidden[:2])
+    return make_critic(network, table.num_seats, table.deck.num_cards, hidden)
 
 
 # ---------------------------------------------------------------------------------------------- fit
@@ -371,7 +357,7 @@ def data_path(run_dir: Path, iteration: int) -> Path:
 def main(args: Args) -> dict:
     config, device, rng, scale = begin_run(args, ALGO, env_threads=1)
     network = starting_network(args, config, device)
-    critic = make_critic(network, args.game, config, args.hidden).to(device) if args.critic == "perfect" else None
+    critic = critic_for(network, args.game, config, args.hidden).to(device) if args.critic == "perfect" else None
     optimizer = torch.optim.Adam(list(network.parameters()) + ([] if critic is None else list(critic.parameters())),
                                  lr=args.learning_rate)
     run = DistilRun(args, config, network, critic, optimizer, rng)

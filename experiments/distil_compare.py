@@ -94,7 +94,7 @@ def compare(args: Args) -> dict:
         rng = seed_everything(args.seed)
         network = (warm_start_network(args.init_from, args.game, config) if args.init_from
                    else new_network(args.game, config, options.hidden, options.features))
-        critic = distil.make_critic(network, args.game, config, options.hidden) if options.critic == "perfect" else None
+        critic = distil.critic_for(network, args.game, config, options.hidden) if options.critic == "perfect" else None
         parameters = list(network.parameters()) + ([] if critic is None else list(critic.parameters()))
         optimizer = torch.optim.Adam(parameters, lr=options.learning_rate)
         losses = distil.fit(options, network, critic, optimizer, window, scale, rng, torch.device("cpu"))

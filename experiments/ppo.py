@@ -18,21 +18,34 @@ clipped PPO objective with a value loss and an entropy bonus, over several epoch
 rollout, plays one team (Knüffeln) or half the seats (the other games) and only the learner's decisions
 are trained on: the policy keeps beating its past selves rather than cycling.
 
+**Perfect-information critic** (``--critic perfect``, PerfectDou's idea; ``agents.neural.critic``). The
+values that GAE and the returns are built on come from a second network that also sees every seat's held
+cards; the deal's luck, which the seat cannot see, is then mostly inside the baseline instead of in the
+advantages. The policy still reads only its seat's observation; the network's own value head learns the same
+returns; the critic is trained beside it (same optimizer, its weights kept in the training checkpoint for
+``--resume``) and is not part of the saved network. It needs ``--actors 0`` (the actors receive the policy's
+weights only).
+
 Outputs, evaluation against ``rules``, resume, seeding and experience actors (``--actors``): as
 ``experiments/dmc.py``.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import torch
 import tyro
 
+from agents.neural.checkpoint import load_checkpoint
+from agents.neural.critic import CriticOptimizer, make_critic, seat_hands
 from agents.neural.network import masked_logits
 from experiments.common import LossLog, SelfPlayArgs, begin_run, checked, starting_network
 from experiments.selfplay import SelfPlay, SelfPlayCollector
+from trick_core.registry import make_env
 
 ALGO = "ppo"
 
@@ -58,6 +71,20 @@ class Args(SelfPlayArgs):
     norm_adv: bool = True
     """normalise advantages per minibatch"""
     opponent_fraction: float = 0.2
+    critic: Literal["none", "perfect"] = "none"
+    """perfect: a critic that also sees every seat's held cards gives the values of GAE and the returns (a
+    training aid, not saved with the network; needs --actors 0)"""
+
+    def check_options(self, config: dict) -> None:
+        """The critic's own conditions: no experience actors, and a resumed run's critic as it was."""
+        if self.critic == "perfect" and self.actors:
+            raise ValueError("--critic perfect needs --actors 0: the actors receive the policy's weights only, "
+                             "not the critic's")
+        if self.resume:
+            saved = (load_checkpoint(self.resume).get("training") or {}).get("args", {}).get("critic", "none")
+            if saved != self.critic:
+                raise ValueError(f"{self.resume!r} was trained with --critic {saved}, not {self.critic}: a resumed "
+                                 "run takes the arguments of the run it continues")
 
 
 def sample_actions(network, observation, action_mask, generator, device):
@@ -79,6 +106,13 @@ class PPOCollector(SelfPlayCollector):
     extras = ("logprob", "value")
     record_masks = True
 
+    def __init__(self, *args, critic=None, **kwargs) -> None:
+        """``critic``: the perfect-information critic whose values replace the policy's (``--critic perfect``)."""
+        self.critic = critic
+        if critic is not None:
+            self.extras = (*PPOCollector.extras, "hands")
+        super().__init__(*args, **kwargs)
+
     def start_rollout(self, worker) -> None:
         worker.generator.manual_seed(int(self.rng.integers(2**62)))
 
@@ -87,15 +121,26 @@ class PPOCollector(SelfPlayCollector):
         mask = worker.out.action_mask
         if learner.all():
             actions, log_probs, values = sample_actions(worker.policy, encoded, mask, worker.generator, self.device)
+        else:
+            actions = np.empty(worker.env.num_envs, dtype=np.int64)
+            log_probs = np.zeros(worker.env.num_envs, dtype=np.float32)
+            values = np.zeros(worker.env.num_envs, dtype=np.float32)
+            for rows, player in ((np.flatnonzero(learner), worker.policy), (np.flatnonzero(~learner), self.opponent)):
+                if rows.size:
+                    actions[rows], log_probs[rows], values[rows] = sample_actions(
+                        player, encoded[rows], mask[rows], worker.generator, self.device)
+        if self.critic is None:
             return actions, {"logprob": log_probs, "value": values}
-        actions = np.empty(worker.env.num_envs, dtype=np.int64)
-        log_probs = np.zeros(worker.env.num_envs, dtype=np.float32)
-        values = np.zeros(worker.env.num_envs, dtype=np.float32)
-        for rows, player in ((np.flatnonzero(learner), worker.policy), (np.flatnonzero(~learner), self.opponent)):
-            if rows.size:
-                actions[rows], log_probs[rows], values[rows] = sample_actions(
-                    player, encoded[rows], mask[rows], worker.generator, self.device)
-        return actions, {"logprob": log_probs, "value": values}
+        hands = seat_hands(worker.env.held_cards(), worker.out.current_player, worker.env.num_cards)
+        hands = hands.reshape(hands.shape[0], -1).astype(np.float32)
+        return actions, {"logprob": log_probs, "value": self.critic_values(worker.policy, encoded, hands),
+                         "hands": hands}
+
+    def critic_values(self, policy, encoded: np.ndarray, hands: np.ndarray) -> np.ndarray:
+        """The critic's values of every row (the seat to act's view and every seat's cards)."""
+        with torch.inference_mode():
+            scaled = torch.from_numpy(encoded).to(self.device).float() * policy.input_scale
+            return self.critic(scaled, torch.from_numpy(hands).to(self.device)).cpu().numpy()
 
     def outcome(self, out) -> None:
         self.recorder.outcome(out.rewards / self.scale, out.terminated)
@@ -104,8 +149,9 @@ class PPOCollector(SelfPlayCollector):
         return self.recorder.finished(self.args.gae_lambda)
 
 
-def update(args: Args, network, optimizer, decisions, rng, device) -> dict:
-    """PPO's clipped update over the finished hands' decisions."""
+def update(args: Args, network, optimizer, decisions, rng, device, critic=None) -> dict:
+    """PPO's clipped update over the finished hands' decisions (with ``critic``: the recorded values are the
+    critic's, and the critic learns the returns beside the value head)."""
     count = len(decisions)
     if count == 0:
         return {}
@@ -116,7 +162,10 @@ def update(args: Args, network, optimizer, decisions, rng, device) -> dict:
     old_value = torch.from_numpy(decisions.extras["value"]).to(device)
     advantages = torch.from_numpy(decisions.advantages).to(device)
     returns = advantages + old_value
-    losses = LossLog("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")
+    hands = None if critic is None else torch.from_numpy(decisions.extras["hands"]).to(device)
+    parameters = list(network.parameters()) + ([] if critic is None else list(critic.parameters()))
+    losses = LossLog("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac",
+                     *(() if critic is None else ("critic_loss",)))
     for _ in range(args.update_epochs):
         order = torch.from_numpy(rng.permutation(count)).to(device)
         for start in range(0, count, args.minibatch_size):
@@ -137,30 +186,42 @@ def update(args: Args, network, optimizer, decisions, rng, device) -> dict:
             ).mean()
             value_loss = 0.5 * ((network.value(features) - returns[batch]) ** 2).mean()
             loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
+            critic_loss = {}
+            if critic is not None:
+                estimate = critic(observation[batch].float() * network.input_scale, hands[batch])
+                critic_loss = {"critic_loss": 0.5 * ((estimate - returns[batch]) ** 2).mean()}
+                loss = loss + args.vf_coef * critic_loss["critic_loss"]
             optimizer.zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(network.parameters(), args.max_grad_norm)
+            torch.nn.utils.clip_grad_norm_(parameters, args.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
                 losses.add(policy_loss=policy_loss, value_loss=value_loss, entropy=entropy,
                            approx_kl=((ratio - 1) - log_ratio).mean(),
-                           clipfrac=((ratio - 1.0).abs() > args.clip_coef).float().mean())
+                           clipfrac=((ratio - 1.0).abs() > args.clip_coef).float().mean(), **critic_loss)
     return losses.means()
 
 
 def main(args: Args) -> dict:
     config, device, rng, scale = begin_run(args, ALGO, args.env_threads)
     network = starting_network(args, config, device)
-    optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate, eps=1e-5)
+    critic = None
+    if args.critic == "perfect":
+        table = make_env(args.game, **config).unwrapped
+        critic = make_critic(network, table.num_seats, table.deck.num_cards, args.hidden).to(device)
+        optimizer = CriticOptimizer(network, critic, lr=args.learning_rate, eps=1e-5)
+    else:
+        optimizer = torch.optim.Adam(network.parameters(), lr=args.learning_rate, eps=1e-5)
     selfplay = SelfPlay(args, algo=ALGO, head="policy", config=config, network=network, optimizer=optimizer,
-                        rng=rng, device=device, scale=scale, collector_class=PPOCollector)
+                        rng=rng, device=device, scale=scale,
+                        collector_class=functools.partial(PPOCollector, critic=critic))
     run, rng = selfplay.run, selfplay.rng
     metrics: dict = {}
     with selfplay:
         while not run.done():
             decisions = selfplay.rollout()
             with selfplay.learning(len(decisions) * args.update_epochs):
-                metrics = update(args, network, optimizer, decisions, rng, device) or metrics
+                metrics = update(args, network, optimizer, decisions, rng, device, critic) or metrics
             settlement = float(np.abs(decisions.hand_returns).mean()) * scale if decisions.hands else 0.0
             if run.log({**metrics, **selfplay.throughput(), "charts/mean_abs_settlement": settlement}):
                 run.show(f"entropy {metrics.get('losses/entropy', float('nan')):.3f}")

@@ -2,7 +2,7 @@
 and ladder-scored matches.
 
 The same batched env as ``schafkopf_env.batch`` (whose docstring is the full reference: the arrays
-returned, auto-reset, seeding, ``sample_actions``, ``observe_all``, ``kernel_states``/``load_states``,
+returned, auto-reset, seeding, ``sample_actions``, ``observe_all``, ``held_cards``, ``kernel_states``/``load_states``,
 ``copy=False``), for Knüffeln:
 
     from knuffeln_env.batch import BatchEnv

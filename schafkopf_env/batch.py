@@ -55,6 +55,8 @@ results never depend on ``num_threads``.
 
 **Other methods.** ``sample_actions()`` (a uniformly random legal action per row, compiled),
 ``observe_all()`` (``(N, S, obs_size)``: every seat's view, e.g. for a centralised critic),
+``held_cards()`` (``int64 (N, S)``: each seat's held cards as a mask, the hidden information, e.g. for a
+perfect-information critic in training; attribute ``num_cards``, the deck's size),
 ``kernel_states()`` / ``load_states(states, rows=None)`` (the ``int64`` kernel state of each row; load
 hands in progress into every row or the listed ones, e.g. ``aec_env.unwrapped.kernel_state()`` after a
 fixed-deal ``reset`` — the way to play given deals, and how the tests compare the two envs; a state

@@ -248,6 +248,7 @@ class BatchEnvCore:
         self._params = kernel_params(aec_env, kernel_module) if params is None else params
         self.num_seats = aec_env.num_seats
         self.num_actions = aec_env.num_actions
+        self.num_cards = aec_env.deck.num_cards
         self.obs_size = aec_env.obs_size
         self.action_names = aec_env.action_names
         self.possible_agents = list(aec_env.possible_agents)
@@ -340,6 +341,14 @@ class BatchEnvCore:
         batch_loops.set_threads(self.num_threads)
         self._observe_rows(out)
         return out
+
+    def held_cards(self) -> np.ndarray:
+        """``int64 (num_envs, num_seats)``: the cards each seat still holds in its row's hand, as masks (bit
+        ``c`` for card ``c`` of the deck): the hidden information, e.g. for a perfect-information critic in
+        training (``agents.neural.critic``); never for an agent's decisions."""
+        self._require_reset()
+        hands = self._kernel.S_HANDS
+        return self._states[:, hands : hands + self.num_seats].copy()
 
     # ------------------------------------------------------------------ kernel states
 
