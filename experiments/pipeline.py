@@ -14,10 +14,11 @@ command in ``agents/neural/checkpoints/<game>.json``): every option given on the
 
 The budget is counted in CPU minutes (this process, its threads and its finished workers): on a machine
 whose cores other work shares, wall time says more about the other work than about the training. The
-recipes keep the wall limit their shipped runs had too (it stopped the Bavarian run before its CPU budget
-on a loaded machine, so an idle machine gets further in the same wall minutes; Knüffeln's shipped run had
-none): ``--budget-wall-minutes inf`` counts CPU only. The run folders are
-``runs_dir/{game}__pipeline__{seed}__{time}/warm`` and ``.../rl``;
+Palatinate and Asserufen recipes keep the wall limit their shipped runs had too; the Bavarian and Knüffeln
+networks shipped now were trained without one (a wall limit had stopped their first runs before their CPU
+budgets on a loaded machine): ``--budget-wall-minutes inf`` counts CPU only. The RL stage also ends at
+``--total-decisions`` (30 M, the scripts' default), which ended both of those runs before their CPU budgets.
+The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm`` and ``.../rl``;
 ``python -m agents.neural.ship --checkpoint .../rl/final.pt`` ships the result with its record.
 """
 
@@ -41,8 +42,9 @@ ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
 @dataclass(frozen=True)
 class Recipe:
     """What a game's shipped network was trained with, where it differs between games: the warm start's
-    size and passes, the budget (CPU minutes, and the wall minutes that stopped the Bavarian run on a loaded
-    machine; none for Knüffeln) and the deals of each evaluation."""
+    size and passes, the budget (CPU minutes, and the wall minutes of the Palatinate and Asserufen runs; none
+    for Bavarian and Knüffeln, whose first runs a wall limit cut short on a loaded machine) and the deals of
+    each evaluation."""
 
     teacher_decisions: int
     warm_epochs: int
@@ -52,7 +54,7 @@ class Recipe:
 
 
 RECIPES = {
-    "bavarian": Recipe(1_000_000, 4, 60.0, 45.0, 600),
+    "bavarian": Recipe(1_000_000, 4, 60.0, float("inf"), 600),
     "palatinate": Recipe(1_000_000, 4, 45.0, 100.0, 600),
     "asserufen": Recipe(1_000_000, 4, 45.0, 100.0, 400),
     "knuffeln": Recipe(500_000, 3, 80.0, float("inf"), 1000),

@@ -64,9 +64,9 @@ def test_an_rl_option_overrides_its_key_only():
 
 
 def test_wall_limit_can_be_lifted():
-    args = pipeline.with_recipe(tyro.cli(pipeline.Args, args=["--game", "bavarian", "--budget-wall-minutes", "inf"]))
-    assert args.budget_wall_minutes == float("inf") and args.budget_cpu_minutes == 60.0
-    assert pipeline.with_recipe(tyro.cli(pipeline.Args, args=["--game", "bavarian"])).budget_wall_minutes == 45.0
+    args = pipeline.with_recipe(tyro.cli(pipeline.Args, args=["--game", "palatinate", "--budget-wall-minutes", "inf"]))
+    assert args.budget_wall_minutes == float("inf") and args.budget_cpu_minutes == 45.0
+    assert pipeline.with_recipe(tyro.cli(pipeline.Args, args=["--game", "palatinate"])).budget_wall_minutes == 100.0
 
 
 def test_the_documented_commands_are_the_defaults():
