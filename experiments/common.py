@@ -152,6 +152,9 @@ class SelfPlayArgs(TrainingArgs):
     """with --actors: ray places each actor in a Ray worker; local steps them in this process in turn"""
     ray_address: str | None = None
     """with --actor-backend ray: None starts Ray here; "auto" or an address joins a running cluster"""
+    symmetry: str = "none"
+    """tokens: Other-Play for Knüffeln's token talk, each seat reading and saying the tokens under its own
+    random relabelling per hand (agents.neural.symmetry; needs talk=tokens:N and --actors 0)"""
 
 
 @dataclass
@@ -266,6 +269,7 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
             getattr(args, "anchor_share", 0.0) > 0 and args.opponent_fraction == 0):
         raise ValueError("anchor_share is the share of opponent rollouts played by the network of --init-from: it "
                          "needs --init-from and a positive opponent_fraction (else it would do nothing)")
+    check_symmetry(args, config)
     if getattr(args, "probe_rate", 1.0) == 0.0:
         raise ValueError("probe_rate must be positive: at 0 no position is ever probed and the run never ends")
     if not 0.0 <= getattr(args, "holdout", 0.0) < 1.0:
@@ -290,6 +294,21 @@ def check_args(args, algo: str | None = None, *, warm_started: bool = False) -> 
         resume_checkpoint(args.resume, args.game, config, algo, args.seed)
     if callable(getattr(args, "check_options", None)):
         args.check_options(config)  # the script's own checks (e.g. warm_start's teacher data)
+
+
+def check_symmetry(args, config: dict) -> None:
+    """``--symmetry``: one of ``SYMMETRIES``; ``tokens`` on Knüffeln's token talk, in the learner's process."""
+    from agents.neural.symmetry import SYMMETRIES
+
+    symmetry = getattr(args, "symmetry", "none")
+    if symmetry not in SYMMETRIES:
+        raise ValueError(f"unknown symmetry {symmetry!r}; choose from {SYMMETRIES}")
+    if symmetry == "tokens":
+        if args.game != "knuffeln" or not str(config.get("talk", "off")).startswith("tokens:"):
+            raise ValueError(f"--symmetry tokens relabels Knüffeln's talk tokens: it needs --game knuffeln "
+                             f"--config talk=tokens:N, not {args.game} {config}")
+        if args.actors:
+            raise ValueError("--symmetry tokens wraps the learner's own env: it needs --actors 0")
 
 
 def check_ray_options(args) -> None:

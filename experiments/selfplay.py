@@ -29,6 +29,7 @@ import numpy as np
 import torch
 
 from agents.neural.rollout import Decisions, HandRecorder, SeatMixer, make_batch_env
+from agents.neural.symmetry import TokenRelabelledEnv
 from agents.neural.training import OpponentPool, Run
 from trick_core.bits import derived_seed
 
@@ -239,6 +240,8 @@ class SelfPlay:
         if args.init_from and args.anchor_share > 0:
             pool.set_anchor(network)
         env = make_batch_env(args.game, 1 if args.actors else args.num_envs, num_threads=args.env_threads, **config)
+        if getattr(args, "symmetry", "none") == "tokens":
+            env = TokenRelabelledEnv(env, config)
         self.run = Run(args, algo=algo, head=head, config=config, network=network, optimizer=optimizer, pool=pool,
                        rng=rng, action_names=env.action_names)
         self.rng = self.run.rng  # restored on --resume

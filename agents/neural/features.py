@@ -41,6 +41,17 @@ def parse_action_name(name: str) -> tuple[str, str | None, str | None]:
     return kind, None, None
 
 
+def action_feature_labels(action_names: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
+    """What each column of ``action_features(action_names)`` stands for: ``("action", name)``, ``("kind", k)``,
+    ``("suit", s)`` or ``("rank", r)`` (``agents.neural.widen`` matches the columns of two action lists by it)."""
+    parsed = [parse_action_name(name) for name in action_names]
+    kinds = list(dict.fromkeys(kind for kind, _, _ in parsed))
+    suits = list(dict.fromkeys(suit for _, suit, _ in parsed if suit is not None))
+    ranks = list(dict.fromkeys(rank for _, _, rank in parsed if rank is not None))
+    return ([("action", name) for name in action_names] + [("kind", kind) for kind in kinds]
+            + [("suit", suit) for suit in suits] + [("rank", rank) for rank in ranks])
+
+
 def action_features(action_names: list[str] | tuple[str, ...]) -> np.ndarray:
     """``float32 (num_actions, num_features)``: per action, its one-hot index, then one-hots of its kind,
     its suit and its rank (the vocabularies are those present among ``action_names``, in order of first
