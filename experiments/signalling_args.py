@@ -35,6 +35,14 @@ class Args:
     """seeds of the trained token population (signalling/population) in its cross-play matrix; none: skip it"""
     trained_deals: int = 100
     """deals per cell of the trained population's cross-play matrix (a neural decision costs 1-3 ms)"""
+    learned_seeds: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5])
+    """seeds of the learned talkers (signalling/learned, each population) to study; none: skip them"""
+    learned_deals: int = 1000
+    """deals of each learned talker's match against the silent rules and against itself muted"""
+    learned_log_deals: int = 150
+    """deals of each learned talker's logged self-play (its metrics and token meanings)"""
+    learned_crossplay_deals: int = 150
+    """deals per cell of each learned population's cross-play matrix"""
     partner_hands: int = 80
     """ace-call hands per game and agent type for the hidden-partner study"""
     partner_agents: list[str] = field(default_factory=lambda: ["rules", "pimc", "random"])
@@ -52,5 +60,6 @@ class Args:
 
 
 QUICK = {"talk_deals": 6, "log_deals": 3, "influence_hands": 1, "crossplay_population": 2, "crossplay_deals": 3,
-         "crossplay_log_deals": 2, "trained_seeds": [1, 2], "trained_deals": 2, "partner_hands": 2,
+         "crossplay_log_deals": 2, "trained_seeds": [1, 2], "trained_deals": 2, "learned_seeds": [1, 2],
+         "learned_deals": 2, "learned_log_deals": 2, "learned_crossplay_deals": 2, "partner_hands": 2,
          "partner_max_deals": 40, "permutations": 10}

@@ -115,6 +115,7 @@ def write_report(args: Args, results: dict, path: str, seconds: dict) -> None:
     lines += _report_metrics(results)
     lines += _report_influence(results)
     lines += _report_crossplay(args, results)
+    lines += _report_learned(results)
     lines += _report_partners(results)
     lines += _report_limits(results)
     with open(path, "w", encoding="utf-8") as out:
@@ -358,6 +359,68 @@ def _trained_remarks(trained: dict, control: dict) -> list[str]:
     lines += [f"- Tokens make up {min(shares):.0%} to {max(shares):.0%} of the seeds' talk turns (the rest is "
               "silence).", ""]
     return lines
+
+
+LEARNED = (
+    "Knüffeln teams of talk `tokens:8` whose talk is learned from scratch (`signalling.learned`): the card play "
+    "starts from the shipped network (trained without talk), carried over to the talk table deaf to the talk "
+    "and with a uniform message policy (`agents.neural.widen`); PPO self-play then trains speaking, listening "
+    "and playing together. The *Other-Play* population trains with every seat reading and saying the tokens "
+    "under its own random relabelling per hand (`agents.neural.symmetry`), so that no convention can hang on "
+    "a token's label. Each seed plays a duplicate match against the silent, deaf rule team and against "
+    "itself muted (silent at every talk turn, still listening): the second is what its talk is worth. "
+    "A token's *meaning* is the lexicon phrase whose truth rate rises most when the token is said (at least "
+    "20 uses where the phrase is checkable); its *lies* are the uses in which that meaning was false "
+    "(`signalling.metrics.token_meanings`, from a log of the seed's self-play against the silent rules).")
+
+
+def _report_learned(results: dict) -> list[str]:
+    learned = results.get("learned")
+    lines = ["## Learned talk", "", LEARNED, ""]
+    if not learned:
+        return lines + ["No learned talker is shipped for this run's `--learned-seeds` (`signalling/learned/`).", ""]
+    for population, entry in learned.items():
+        lines += [f"### Population `{population}`", ""]
+        lines += _table_head("| seed | PPO decisions | CPU minutes | vs silent rules | 95% CI | talking - muted "
+                             "| 95% CI | | tokens said | H(M) | SC: next card | IC |")
+        for seed, row in entry["seeds"].items():
+            against, talk, m, training = row["vs_silent_rules"], row["value_of_talk"], row["metrics"], row["training"]
+            tokens = m["kinds"].get("token", 0) / max(1, m["utterances"])
+            lines.append(
+                f"| {seed} | {training['decisions'].get('ppo', 0):,} | {training['cpu_seconds'] / 60:.1f} "
+                f"| {against['first_minus_second']:+.3f} | {_interval(against)} | {talk['first_minus_second']:+.3f} "
+                f"| {_interval(talk)} | {_significance(talk)} | {tokens:.0%} "
+                f"| {m['entropy_bits']:.2f} | {_bits(m['speaker_consistency']['next_action'])} "
+                f"| {_bits(m['instantaneous_coordination'])} |")
+        deals = next(iter(entry["seeds"].values()))["vs_silent_rules"]["deals"]
+        lines += ["", f"{deals} duplicate deals per match.", "", *_meaning_lines(entry["seeds"])]
+        if entry.get("crossplay"):
+            matrix = dict(entry["crossplay"])
+            matrix["metrics"] = [{"label": f"seed {seed}", **row["metrics"]} for seed, row in entry["seeds"].items()]
+            lines += ["Cross-play of the population against the silent rules:", "", *_matrix_lines(matrix)]
+    return lines
+
+
+def _meaning_lines(seeds: dict) -> list[str]:
+    """Per seed, each message said in at least 1% of the talk turns: its meaning, truth rate and lies."""
+    from knuffeln_env.knuffeln_v0 import PHRASES
+
+    lines = _table_head("| seed | message | share of talk turns | meaning (phrase) | true when said | true at "
+                        "random | lies |")
+    for seed, row in seeds.items():
+        meanings = row["meanings"]
+        for message, entry in meanings["per_message"].items():
+            share = entry["uses"] / max(1, meanings["utterances"])
+            if share < 0.01:
+                continue
+            if entry["meaning"] is None:
+                lines.append(f"| {seed} | `{message}` | {share:.0%} | too few checkable uses | | | |")
+                continue
+            lies = entry["lies"]
+            lines.append(f"| {seed} | `{message}` | {share:.0%} | {entry['meaning']}: {PHRASES[entry['meaning'] - 1]} "
+                         f"| {entry['true_rate']:.0%} | {entry['base_true_rate']:.0%} | {lies['hits']} of "
+                         f"{lies['trials']} |")
+    return lines + [""]
 
 
 def _report_partners(results: dict) -> list[str]:

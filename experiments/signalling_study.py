@@ -39,12 +39,16 @@ from dataclasses import asdict
 from agents.rules.knuffeln_phrases import PHRASE_OF_TOKEN
 from signalling.crossplay import DEFAULT_OPPONENT, crossplay_matrix, pair_spec, permuted_population
 from signalling.influence import causal_influence_of, intervention_events
+from signalling.learned import POPULATIONS, SILENT_OPPONENT, learned_spec
+from signalling.learned import TALK as LEARNED_TALK
+from signalling.learned import checkpoint_path as learned_checkpoint
+from signalling.learned import shipped_seeds as learned_seeds
 from signalling.log import arena_message_log
-from signalling.metrics import talk_metrics, turn_stats
+from signalling.metrics import talk_metrics, token_meanings, turn_stats
 from signalling.partners import hand_summary
 from signalling.partners_study import aggregate, self_play_ace_calls
 from signalling.population import population_specs, record_summary, shipped_seeds
-from signalling.scramble import message_marginal, scramble_test, value_of_talk, write_marginal
+from signalling.scramble import match_with_effect, message_marginal, scramble_test, value_of_talk, write_marginal
 
 from .signalling_args import QUICK, Args
 from .signalling_plots import plot_crossplay, plot_metrics, plot_partners, plot_talk, plot_truth
@@ -135,6 +139,60 @@ def study_trained_crossplay(args: Args) -> dict | None:
     return matrix
 
 
+def study_learned(args: Args) -> dict | None:
+    """The learned talkers (``signalling.learned``) of each population with shipped seeds among
+    ``--learned-seeds``: per seed, the match against the silent, deaf rule team, the value of its talk (the
+    same agents muted), what its tokens mean and whether it lies (``metrics.token_meanings``, from a log of
+    its self-play against the silent rule team); per population with two seeds or more, the cross-play
+    matrix and its gap."""
+    if args.tokens != int(LEARNED_TALK.split(":")[1]):
+        print(json.dumps({"part": "learned", "skipped": f"the learned talkers speak {LEARNED_TALK}"}), flush=True)
+        return None
+    config = talk_configs(args)["tokens"]
+    results = {}
+    for population in POPULATIONS:
+        seeds = [seed for seed in args.learned_seeds if seed in learned_seeds(population)]
+        if not seeds:
+            continue
+        per_seed = {}
+        for seed in seeds:
+            spec = learned_spec(seed, population)
+            per_seed[str(seed)] = {
+                "vs_silent_rules": learned_match([spec, SILENT_OPPONENT], config, args),
+                "value_of_talk": learned_match([spec, learned_spec(seed, population, muted=True)], config, args),
+                **learned_talk(args, spec, config),
+                "training": learned_record(seed, population),
+            }
+        entry = {"seeds": per_seed}
+        if len(seeds) >= 2:
+            labels = [f"seed {seed}" for seed in seeds]
+            specs = [learned_spec(seed, population) for seed in seeds]
+            entry["crossplay"] = crossplay_matrix(specs, args.learned_crossplay_deals, args.seed, config,
+                                                  DEFAULT_OPPONENT, args.workers, labels)
+        results[population] = entry
+    return results or None
+
+
+def learned_match(specs: list[str], config: dict, args: Args) -> dict:
+    summary = match_with_effect(specs, config, args.learned_deals, args.seed, args.workers)
+    return {"deals": args.learned_deals, **summary["difference"], "effect": summary["effect"]}
+
+
+def learned_talk(args: Args, spec: str, config: dict) -> dict:
+    """A learned talker's message metrics and token meanings, from its self-play against the silent rules."""
+    _summary, _records, rows = arena_message_log([pair_spec(spec, spec), DEFAULT_OPPONENT], config,
+                                                 args.learned_log_deals, args.seed, args.workers)
+    talking = [row for row in rows if row["agent"] != DEFAULT_OPPONENT]
+    return {"metrics": talk_metrics(talking, args.permutations, args.seed),
+            "meanings": token_meanings(talking, args.permutations, args.seed)}
+
+
+def learned_record(seed: int, population: str) -> dict:
+    record = json.loads(learned_checkpoint(seed, population).with_suffix(".json").read_text(encoding="utf-8"))
+    return {"decisions": {stage["algo"]: stage["decisions"] for stage in record["stages"]},
+            "cpu_seconds": record["cpu_seconds"], "command": record["command"][-1]}
+
+
 def population_crossplay(args: Args, specs: list[str], labels: list[str], deals: int) -> dict:
     """The cross-play matrix of ``specs``, and each agent's metrics from its own self-play hands."""
     config = talk_configs(args)["tokens"]
@@ -199,12 +257,13 @@ def write_outputs(args: Args, results: dict) -> None:
     write_report(args, results, os.path.join(args.out, "signalling.md"), results["seconds"])
 
 
-PARTS = ("value_of_talk", "metrics", "influence", "scramble", "crossplay", "crossplay_trained", "partners")
+PARTS = ("value_of_talk", "metrics", "influence", "scramble", "crossplay", "crossplay_trained", "learned", "partners")
 """The parts in the order they run; influence and scramble read the message logs of metrics."""
 
 
 SIZES = ("workers", "tokens", "talk_deals", "log_deals", "influence_hands", "crossplay_population", "crossplay_deals",
-         "crossplay_log_deals", "trained_deals", "partner_hands", "partner_max_deals", "permutations")
+         "crossplay_log_deals", "trained_deals", "learned_deals", "learned_log_deals", "learned_crossplay_deals",
+         "partner_hands", "partner_max_deals", "permutations")
 """The study's counts: each must be a positive integer."""
 
 
@@ -223,6 +282,8 @@ def check_options(args: Args) -> None:
     check_seed(args.seed, "--seed", none_allowed=False)
     for seed in args.trained_seeds:
         check_seed(seed, "--trained-seeds", none_allowed=False)
+    for seed in args.learned_seeds:
+        check_seed(seed, "--learned-seeds", none_allowed=False)
     _chosen_parts(args.parts)
     check_output_folder(args.out, "--out")
     require("plot", "matplotlib", "experiments.signalling_study (its figures)")
@@ -299,6 +360,7 @@ def _run_parts(args: Args, parts: list[str], results: dict, folder: str) -> dict
         "scramble": lambda: study_scramble(args, logs, folder),
         "crossplay": lambda: study_crossplay(args),
         "crossplay_trained": lambda: study_trained_crossplay(args),
+        "learned": lambda: study_learned(args),
         "partners": lambda: study_partners(args),
     }
     for name in parts:

@@ -28,6 +28,8 @@ Every talk turn is an utterance, silence included (silence speaks too, section 7
 - ``truth``: ``"true"``, ``"false"`` or ``"uncheckable"`` (``signalling.lexicon``);
 - ``shown_class``: for ``show:C``, the class of C (``ole``, ``high_beater``, ...);
 - ``features``: the speaker's private features (``lexicon.FEATURE_NAMES``);
+- ``phrase_truths``: for a token or silence, the truth label of every one of the 24 phrases had the speaker
+  said it then (``{"1": "true", ...}``): what a token could mean (``metrics.token_meanings``); None otherwise;
 - ``speaker_next``, ``speaker_next_class``: the speaker's next card action (a card, ``turn:C`` or
   ``stop``) and its class (``lexicon.card_class``, prefixed ``turn_`` for a face-down lead);
 - ``listener_next``, ``listener_next_class``: the first listener's next decision after the message that
@@ -52,6 +54,7 @@ from knuffeln_env import knuffeln_v0
 from trick_core.command_line import checked, command_prog, program_name
 
 from .lexicon import (
+    NUM_PHRASES,
     UNCHECKABLE,
     card_class,
     phrase_truth,
@@ -256,6 +259,8 @@ def _row(turn: _Pending, actions, leads, teams, tricks, settlement, base, record
         "truth": truth,
         "shown_class": shown_class,
         "features": private_features(state),
+        "phrase_truths": ({str(k): phrase_truth(k, state) for k in range(1, NUM_PHRASES + 1)}
+                          if kind in ("token", "silent") else None),
         "speaker_next": speaker_next,
         "speaker_next_class": _action_class(speaker_next, base, state.chosen),
         "listener_next": listener_next,

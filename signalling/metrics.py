@@ -323,6 +323,55 @@ def bluff_stats(rows: Sequence[dict]) -> dict:
     }
 
 
+MIN_MEANING_USES = 20
+"""A token is given a meaning only from at least this many uses whose phrase is checkable."""
+
+
+def token_meanings(rows: Sequence[dict], permutations: int = 200, seed: int = 0) -> dict:
+    """What learned tokens mean, read off the 24 lexicon phrases: over the token-talk rows of a message log
+    (``silent`` and ``token:k``, each with the truth of every phrase in its speaker's state, ``phrase_truths``):
+
+    - ``per_phrase``: the information ``I(message; truth of phrase j)`` in bits (rows where phrase j is
+      checkable; permutation null over all rows) and the phrase's base rate of being true;
+    - ``per_message``: each message's *meaning*, the phrase whose truth rate rises most when it is said
+      (at least ``MIN_MEANING_USES`` checkable uses), that rate against the base rate, and its **lies**: the
+      uses in which the message's own meaning was false (``Proportion``: a consistent code lies rarely;
+      a message said against its usual meaning, which the opponents overhear too, is a candidate bluff).
+    """
+    rows = [row for row in rows if row.get("phrase_truths")]
+    if not rows:
+        raise ValueError("no token-talk rows with phrase truths to read meanings from")
+    messages = np.array([row["message"] for row in rows])
+    per_phrase = {}
+    for phrase in sorted({int(k) for row in rows for k in row["phrase_truths"]}):
+        truths = np.array([row["phrase_truths"][str(phrase)] for row in rows])
+        checkable = truths != "uncheckable"
+        if checkable.sum() < 2:
+            continue
+        true = truths[checkable] == "true"
+        estimate = mutual_information_test(messages[checkable], true, None, permutations, seed=seed)
+        per_phrase[phrase] = {"checkable": int(checkable.sum()), "base_true_rate": float(true.mean()),
+                              "bits": estimate.bits, "above_null": estimate.above_null, "p_value": estimate.p_value}
+    per_message = {}
+    for message in sorted(set(messages.tolist())):
+        said = [row for row in rows if row["message"] == message]
+        best = None
+        for phrase, entry in per_phrase.items():
+            labels = [row["phrase_truths"][str(phrase)] for row in said]
+            checkable = [label for label in labels if label != "uncheckable"]
+            if len(checkable) < MIN_MEANING_USES:
+                continue
+            rate = sum(label == "true" for label in checkable) / len(checkable)
+            lift = rate - entry["base_true_rate"]
+            if best is None or lift > best["lift"]:
+                best = {"meaning": phrase, "true_rate": rate, "base_true_rate": entry["base_true_rate"],
+                        "lift": lift, "lies": Proportion(len(checkable) - round(rate * len(checkable)),
+                                                         len(checkable)).as_dict()}
+        per_message[message] = {"uses": len(said), **(best or {"meaning": None})}
+    return {"utterances": len(rows), "per_phrase": {str(k): v for k, v in per_phrase.items()},
+            "per_message": per_message}
+
+
 def _hand_won(rows: Sequence[dict]) -> Proportion:
     """Hands the speaker's team won (units above zero), among the rows of finished hands."""
     finished = [r for r in rows if r.get("team_units") is not None]

@@ -167,7 +167,7 @@ def scramble_test(config: dict, hands: int, seed: int = 0, mode: str = "marginal
     whose ``difference`` is the loss of scrambling (units per hand, 95% interval over deals), plus
     ``effect`` (``duplicate_effect``)."""
     check_talk_config(config)
-    return _match_with_effect([agent, scramble_spec(mode, marginal, agent)], config, hands, seed, workers)
+    return match_with_effect([agent, scramble_spec(mode, marginal, agent)], config, hands, seed, workers)
 
 
 def value_of_talk(config: dict, hands: int, seed: int = 0, workers: int = 1, agent: str = "rules") -> dict:
@@ -176,10 +176,12 @@ def value_of_talk(config: dict, hands: int, seed: int = 0, workers: int = 1, age
     ``effect`` (``duplicate_effect``)."""
     if "[" in agent:
         raise ValueError(f"value_of_talk needs a bare agent name (it adds speak/listen arguments), got {agent!r}")
-    return _match_with_effect([agent, f"{agent}[speak=false,listen=false]"], config, hands, seed, workers)
+    return match_with_effect([agent, f"{agent}[speak=false,listen=false]"], config, hands, seed, workers)
 
 
-def _match_with_effect(specs: list[str], config: dict, hands: int, seed: int, workers: int) -> dict:
+def match_with_effect(specs: list[str], config: dict, hands: int, seed: int, workers: int) -> dict:
+    """A duplicate Knüffeln match of the two ``specs`` in ``config``: the arena summary and the ``effect``
+    (``duplicate_effect``) of its difference."""
     import os
     import tempfile
 

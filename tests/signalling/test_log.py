@@ -67,6 +67,13 @@ def test_message_log_writes_json_lines_and_the_cli_reads_arena_records(tmp_path)
     assert {r["agent"] for r in rows} == {"rules", "random"}
     coded = [r for r in rows if r["agent"] == "rules" and r["kind"] == "token"]
     assert coded and all(r["phrase"] is not None and r["truth"] != "false" for r in coded)
+    for row in rows:  # every phrase's truth where a token or silence was said: what a token could mean
+        if row["kind"] in ("token", "silent"):
+            assert set(row["phrase_truths"]) == {str(k) for k in range(1, 25)}
+            assert set(row["phrase_truths"].values()) <= set(TRUTH_VALUES)
+        else:
+            assert row["phrase_truths"] is None
+    assert all(r["phrase_truths"][str(r["phrase"])] == r["truth"] for r in coded)
     log = MessageLog()
     log.add_record(records[0], hand="x")
     assert log.hands == 1 and all(r["hand"] == "x" for r in log.rows)

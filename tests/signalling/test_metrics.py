@@ -251,3 +251,37 @@ def test_turn_statistics_from_records():
     assert stats["turner_won_after_accept"]["hits"] == 1
     assert stats["turner_units_after_flee"]["mean"] == 1.0
     assert turn_stats(records, by="answerer_agent")["B"]["offers"] == 3
+
+
+def meaning_rows(hands: int = 60, lie_every: int = 0) -> list[dict]:
+    """Token talk whose ``token:1`` is said when phrase 5 holds and ``token:2`` when it does not, with every
+    ``lie_every``-th ``token:1`` said against it; phrase 9 is a coin flip unrelated to the message."""
+    rng = np.random.default_rng(4)
+    rows = []
+    for hand in range(hands):
+        for index in range(10):
+            holds = bool(rng.random() < 0.4)
+            lie = lie_every and (hand * 10 + index) % lie_every == 0 and not holds
+            message = "token:1" if holds or lie else "token:2"
+            truths = {str(k): "uncheckable" for k in range(1, 25)}
+            truths["5"] = "true" if holds else "false"
+            truths["9"] = "true" if rng.random() < 0.5 else "false"
+            rows.append({"hand": hand, "message": message, "phrase_truths": truths})
+    return rows
+
+
+def test_token_meanings_read_a_code_its_lies_and_ignore_an_unrelated_phrase():
+    from signalling.metrics import token_meanings
+
+    honest = token_meanings(meaning_rows(), permutations=50)
+    assert honest["per_message"]["token:1"]["meaning"] == 5
+    assert honest["per_message"]["token:1"]["true_rate"] == 1.0
+    assert honest["per_message"]["token:1"]["lies"]["hits"] == 0
+    assert honest["per_phrase"]["5"]["p_value"] < 0.05 and honest["per_phrase"]["5"]["bits"] > 0.5
+    assert honest["per_phrase"]["9"]["p_value"] > 0.05
+    assert "1" not in honest["per_phrase"]  # never checkable
+    lying = token_meanings(meaning_rows(lie_every=7), permutations=50)
+    lies = lying["per_message"]["token:1"]["lies"]
+    assert lying["per_message"]["token:1"]["meaning"] == 5 and 0 < lies["hits"] < lies["trials"] / 3
+    with pytest.raises(ValueError, match="phrase truths"):
+        token_meanings([{"hand": 0, "message": "say:3", "phrase_truths": None}])

@@ -1,0 +1,81 @@
+"""``signalling.learned``: the muted wrapper says nothing and otherwise plays its inner agent, the plug-in
+refuses what it cannot play, and the recipe's RL stage starts from the carried-over network and is
+evaluated against the silent, deaf rule team."""
+
+from pathlib import Path
+
+import pytest
+
+from agents import make
+from knuffeln_env import knuffeln_v0
+from signalling import learned
+
+
+def play_hand(agents, seed: int):
+    env = knuffeln_v0.env(talk=learned.TALK)
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        env.step(agents[agent].act(env, agent))
+    return env.unwrapped.game_record()
+
+
+def test_a_muted_agent_is_silent_at_every_talk_turn_and_plays_its_cards():
+    seats = [f"player_{i}" for i in range(4)]
+    muted = {seat: learned.MutedAgent(make("rules", "knuffeln")) for seat in seats[0::2]}  # a team
+    talking = {seat: make("rules", "knuffeln") for seat in seats[1::2]}
+    said = {"muted": [], "talking": []}
+    for seed in range(6):
+        record = play_hand({**muted, **talking}, seed)
+        for speaker, action in record["actions"]:
+            if action == "silent" or action.startswith("token:"):
+                said["muted" if speaker in muted else "talking"].append(action)
+        assert record["result"] is not None
+    assert said["muted"] and set(said["muted"]) == {"silent"}
+    assert set(said["talking"]) - {"silent"}  # the rule talker speaks: the check can fail
+
+
+def test_a_muted_agent_plays_its_inner_agents_card_outside_talk_turns():
+    env = knuffeln_v0.env(talk=learned.TALK)
+    env.reset(seed=4)
+    inner = make("rules", "knuffeln")
+    muted = learned.MutedAgent(make("rules", "knuffeln"))
+    compared = 0
+    for agent in env.agent_iter():
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        action = inner.act(env, agent)
+        name = env.unwrapped.action_to_string(action)
+        if name != "silent" and not name.startswith("token:"):
+            assert muted.act(env, agent) == action
+            compared += 1
+        env.step(action)
+    assert compared >= 9
+
+
+def test_the_plug_in_refuses_another_game_an_unknown_seed_and_a_bad_muted():
+    with pytest.raises(ValueError, match="knuffeln"):
+        learned.learned("bavarian", seed=1)
+    with pytest.raises(ValueError, match="no learned talker of the plain population for seed 99"):
+        learned.learned("knuffeln", seed=99)
+    with pytest.raises(ValueError, match="unknown population 'mixed'"):
+        learned.learned("knuffeln", seed=1, population="mixed")
+    with pytest.raises(ValueError, match="muted"):
+        learned.learned("knuffeln", seed=1, muted="yes")
+
+
+def test_the_recipe_starts_from_the_widened_network_and_evaluates_against_the_silent_rules():
+    args = learned.check(learned.Args(seed=3, progress=False))
+    command = learned.rl_command(args, Path("runs/x"), Path("runs/x/widened.pt"), 19.5)
+    assert "--init-from=runs/x/widened.pt" in command
+    assert f"--eval-opponent={learned.SILENT_OPPONENT}" in command
+    assert command[command.index("--config") + 1] == "talk=tokens:8"
+    assert "--cpu-limit-minutes=19.5" in command and "--seed=3" in command and "--no-progress" in command
+    assert "--symmetry=tokens" not in command
+    other_play = learned.rl_command(learned.Args(seed=3, population="otherplay"), Path("r"), Path("r/w.pt"), 5.0)
+    assert "--symmetry=tokens" in other_play
+    with pytest.raises(ValueError, match="budget"):
+        learned.check(learned.Args(seed=1, budget_cpu_minutes=0))
