@@ -230,7 +230,7 @@ SHARES = ("opponent_fraction", "anchor_share", "explore", "epsilon", "epsilon_st
           "gae_lambda", "gamma", "eps_train")
 POSITIVE_NUMBERS = ("learning_rate", "max_grad_norm", "clip_coef", "reward_scale", "budget_cpu_minutes")
 NUMBERS = ("time_limit_minutes", "cpu_limit_minutes", "budget_wall_minutes", "ent_coef", "vf_coef", "value_coef",
-           "q_coef", "kl_coef", "max_minutes")
+           "q_coef", "kl_coef", "max_minutes", "signal_coef")
 """The options checked by ``check_args`` wherever a script has them: counts (positive, or zero or more),
 shares in [0, 1], and numbers (positive, or zero or more; None where an option allows it). ``hidden`` (a width,
 or a tuple of widths) and a one-seat recipe's ``seat`` are checked beside them."""

@@ -45,7 +45,7 @@ from agents.neural.critic import CriticOptimizer, make_critic, seat_hands
 from agents.neural.network import masked_logits
 from experiments.common import LossLog, SelfPlayArgs, begin_run, checked, starting_network
 from experiments.selfplay import SelfPlay, SelfPlayCollector
-from trick_core.registry import make_env
+from trick_core.registry import game_spec, make_env
 
 ALGO = "ppo"
 
@@ -71,6 +71,10 @@ class Args(SelfPlayArgs):
     norm_adv: bool = True
     """normalise advantages per minibatch"""
     opponent_fraction: float = 0.2
+    signal_coef: float = 0.0
+    """positive signalling (Eccles et al. 2019) on the talk decisions (Knüffeln's talk turns): this weight
+    times the batch's estimate of I(message; state), H(mean policy) - mean H(policy), is added to the
+    objective, so that what a seat says comes to depend on what it holds (0: off)"""
     critic: Literal["none", "perfect"] = "none"
     """perfect: a critic that also sees every seat's held cards gives the values of GAE and the returns (a
     training aid, not saved with the network; needs --actors 0)"""
@@ -80,6 +84,8 @@ class Args(SelfPlayArgs):
         if self.critic == "perfect" and self.actors:
             raise ValueError("--critic perfect needs --actors 0: the actors receive the policy's weights only, "
                              "not the critic's")
+        if self.signal_coef and str(config.get("talk", "off")) == "off":
+            raise ValueError(f"--signal-coef acts on talk turns: {self.game} {config} has none (talk is off)")
         if self.resume:
             saved = (load_checkpoint(self.resume).get("training") or {}).get("args", {}).get("critic", "none")
             if saved != self.critic:
@@ -149,9 +155,26 @@ class PPOCollector(SelfPlayCollector):
         return self.recorder.finished(self.args.gae_lambda)
 
 
-def update(args: Args, network, optimizer, decisions, rng, device, critic=None) -> dict:
+def signalling_information(log_probs: torch.Tensor) -> torch.Tensor:
+    """``H(mean policy) - mean H(policy)`` in nats over the rows of ``log_probs``: the mutual information
+    between the message and the row (the state) when the rows are equally likely, the positive-signalling
+    term (0 when every state says the same, log K when K states each say their own message for sure)."""
+    probs = log_probs.exp()
+    mean = probs.mean(0)
+    marginal_entropy = -(mean * torch.log(mean.clamp_min(1e-12))).sum()
+    conditional_entropy = -(probs * log_probs.clamp_min(-1e9)).sum(1).mean()
+    return marginal_entropy - conditional_entropy
+
+
+def talk_only_rows(legal: torch.Tensor, talk_columns: torch.Tensor) -> torch.Tensor:
+    """The rows whose every legal action is talk (a talk turn)."""
+    return ~(legal.bool() & ~talk_columns).any(1)
+
+
+def update(args: Args, network, optimizer, decisions, rng, device, critic=None, talk_columns=None) -> dict:
     """PPO's clipped update over the finished hands' decisions (with ``critic``: the recorded values are the
-    critic's, and the critic learns the returns beside the value head)."""
+    critic's, and the critic learns the returns beside the value head; with ``talk_columns``, a bool per
+    action, and ``signal_coef``: the positive-signalling term on the talk turns)."""
     count = len(decisions)
     if count == 0:
         return {}
@@ -165,7 +188,8 @@ def update(args: Args, network, optimizer, decisions, rng, device, critic=None) 
     hands = None if critic is None else torch.from_numpy(decisions.extras["hands"]).to(device)
     parameters = list(network.parameters()) + ([] if critic is None else list(critic.parameters()))
     losses = LossLog("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac",
-                     *(() if critic is None else ("critic_loss",)))
+                     *(() if critic is None else ("critic_loss",)),
+                     *(("signal_information",) if args.signal_coef and talk_columns is not None else ()))
     for _ in range(args.update_epochs):
         order = torch.from_numpy(rng.permutation(count)).to(device)
         for start in range(0, count, args.minibatch_size):
@@ -191,6 +215,12 @@ def update(args: Args, network, optimizer, decisions, rng, device, critic=None) 
                 estimate = critic(observation[batch].float() * network.input_scale, hands[batch])
                 critic_loss = {"critic_loss": 0.5 * ((estimate - returns[batch]) ** 2).mean()}
                 loss = loss + args.vf_coef * critic_loss["critic_loss"]
+            signal = {}
+            if args.signal_coef and talk_columns is not None:
+                talk = talk_only_rows(legal[batch], talk_columns)
+                if talk.sum() > 1:
+                    signal = {"signal_information": signalling_information(log_probs[talk])}
+                    loss = loss - args.signal_coef * signal["signal_information"]
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(parameters, args.max_grad_norm)
@@ -198,7 +228,8 @@ def update(args: Args, network, optimizer, decisions, rng, device, critic=None) 
             with torch.no_grad():
                 losses.add(policy_loss=policy_loss, value_loss=value_loss, entropy=entropy,
                            approx_kl=((ratio - 1) - log_ratio).mean(),
-                           clipfrac=((ratio - 1.0).abs() > args.clip_coef).float().mean(), **critic_loss)
+                           clipfrac=((ratio - 1.0).abs() > args.clip_coef).float().mean(), **critic_loss,
+                           **signal)
     return losses.means()
 
 
@@ -216,12 +247,13 @@ def main(args: Args) -> dict:
                         rng=rng, device=device, scale=scale,
                         collector_class=functools.partial(PPOCollector, critic=critic))
     run, rng = selfplay.run, selfplay.rng
+    talk_columns = torch.tensor([game_spec(args.game).is_talk(name) for name in run.action_names], device=device)
     metrics: dict = {}
     with selfplay:
         while not run.done():
             decisions = selfplay.rollout()
             with selfplay.learning(len(decisions) * args.update_epochs):
-                metrics = update(args, network, optimizer, decisions, rng, device, critic) or metrics
+                metrics = update(args, network, optimizer, decisions, rng, device, critic, talk_columns) or metrics
             settlement = float(np.abs(decisions.hand_returns).mean()) * scale if decisions.hands else 0.0
             if run.log({**metrics, **selfplay.throughput(), "charts/mean_abs_settlement": settlement}):
                 run.show(f"entropy {metrics.get('losses/entropy', float('nan')):.3f}")

@@ -188,9 +188,12 @@ def learned_talk(args: Args, spec: str, config: dict) -> dict:
 
 
 def learned_record(seed: int, population: str) -> dict:
+    """The learned talker's own training (its last stage, the PPO self-play on the talk table; the stages
+    before it are the carry-over and the shipped card play it started from)."""
     record = json.loads(learned_checkpoint(seed, population).with_suffix(".json").read_text(encoding="utf-8"))
-    return {"decisions": {stage["algo"]: stage["decisions"] for stage in record["stages"]},
-            "cpu_seconds": record["cpu_seconds"], "command": record["command"][-1]}
+    last = record["stages"][-1]
+    return {"decisions": {last["algo"]: last["decisions"]}, "cpu_seconds": last["cpu_seconds"],
+            "wall_seconds": last["wall_seconds"], "command": record["command"][-1]}
 
 
 def population_crossplay(args: Args, specs: list[str], labels: list[str], deals: int) -> dict:

@@ -7,13 +7,19 @@ over to the talk table by ``agents.neural.widen``, which leaves the network **de
 weights) and its **message policy uniform** over ``silent`` and the eight tokens. PPO self-play
 (``experiments.ppo``, the shipped recipe's step size, opponent share and anchor) then trains speaking and
 listening together with the card play; a token means something only if the partners come to use it so.
+Plain PPO left the talk worth nothing within its budget (``docs/signalling.md``), so the recipe adds
+*positive signalling* (Eccles et al. 2019, "Biases for emergent communication in multi-agent reinforcement
+learning"; ``--signal-coef``): on the talk turns the objective also rewards the batch's estimate of the
+information between message and state, so what a seat says comes to depend on its cards before anyone
+listens; listening then pays, and PPO learns it.
 
 **Plug-ins** (arena specs that name no path):
 
 - ``"signalling.learned:learned[seed=k]"``: the ``neural`` agent (greedy) of training seed ``k``;
 - ``"signalling.learned:learned[seed=k,muted=true]"``: the same agent, silent at every talk turn; it still
   hears (reads) its partner's talk, so muted against talking is the value of what it says;
-- ``population=otherplay`` (default ``plain``): the seed of the population trained with Other-Play.
+- ``population=otherplay`` (default ``plain``): the seed of the population trained with Other-Play;
+- ``"signalling.learned:talker[path=...,muted=true]"``: any talking network (a run's checkpoint), muted or not.
 
 **Recipe** (one command per seed; ``--budget-cpu-minutes`` covers the carry-over and the RL stage):
 
@@ -90,14 +96,25 @@ class MutedAgent:
 
 def learned(game: str, seed: int, muted: bool = False, population: str = "plain", **kwargs):
     """Plug-in entry point: the learned talker of training ``seed`` in ``population``, ``muted`` or talking."""
-    from agents.neural.agent import NeuralAgent
-
     if game != "knuffeln":
         raise ValueError(f"the learned talkers play knuffeln with talk={TALK}, not {game!r}")
+    check_muted(muted)
+    return talker(game, str(checkpoint_path(seed, population)), muted, **kwargs)
+
+
+def talker(game: str, path: str, muted: bool = False, **kwargs):
+    """Plug-in entry point for any talking network: ``"signalling.learned:talker[path=run/final.pt,muted=true]"``
+    (a run's checkpoint, muted or talking)."""
+    from agents.neural.agent import NeuralAgent
+
+    check_muted(muted)
+    agent = NeuralAgent(game, path=path, **kwargs)
+    return MutedAgent(agent) if muted else agent
+
+
+def check_muted(muted) -> None:
     if not isinstance(muted, bool):
         raise ValueError(f"muted must be true or false, got {muted!r}")
-    agent = NeuralAgent(game, path=str(checkpoint_path(seed, population)), **kwargs)
-    return MutedAgent(agent) if muted else agent
 
 
 def learned_spec(seed: int, population: str = "plain", muted: bool = False) -> str:
@@ -122,6 +139,8 @@ class Args:
     """the run is written to runs_dir/<population>/knuffeln__learned__{seed}__{time}"""
     source: str = ""
     """the talk-free network to start from (default: the shipped Knüffeln network)"""
+    signal_coef: float = 0.05
+    """positive signalling on the talk turns (experiments.ppo --signal-coef; 0: plain PPO)"""
     eval_every: int = 2_000_000
     """decisions between evaluations against the silent rule team (and between checkpoints)"""
     eval_hands: int = 400
@@ -151,6 +170,8 @@ def rl_command(args: Args, run_dir: Path, widened: Path, cpu_minutes: float) -> 
     ]
     if args.population == "otherplay":
         command.append("--symmetry=tokens")
+    if args.signal_coef:
+        command.append(f"--signal-coef={args.signal_coef}")
     return command + ([] if args.progress else ["--no-progress"])
 
 

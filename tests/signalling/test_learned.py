@@ -74,8 +74,37 @@ def test_the_recipe_starts_from_the_widened_network_and_evaluates_against_the_si
     assert f"--eval-opponent={learned.SILENT_OPPONENT}" in command
     assert command[command.index("--config") + 1] == "talk=tokens:8"
     assert "--cpu-limit-minutes=19.5" in command and "--seed=3" in command and "--no-progress" in command
-    assert "--symmetry=tokens" not in command
+    assert "--symmetry=tokens" not in command and "--signal-coef=0.05" in command
+    assert "--signal-coef" not in " ".join(learned.rl_command(learned.Args(seed=3, signal_coef=0.0), Path("r"),
+                                                              Path("r/w.pt"), 5.0))
     other_play = learned.rl_command(learned.Args(seed=3, population="otherplay"), Path("r"), Path("r/w.pt"), 5.0)
     assert "--symmetry=tokens" in other_play
     with pytest.raises(ValueError, match="budget"):
         learned.check(learned.Args(seed=1, budget_cpu_minutes=0))
+
+
+def test_the_talker_plug_in_plays_any_talking_checkpoint_muted_or_not(tmp_path):
+    from agents.neural.widen import Args as WidenArgs
+    from agents.neural.widen import main as widen
+
+    path = str(tmp_path / "widened.pt")
+    widen(WidenArgs(checkpoint="agents/neural/checkpoints/knuffeln.pt", out=path, config=["talk=tokens:8"]))
+    env = knuffeln_v0.env(talk=learned.TALK)
+    env.reset(seed=2)
+    talking, muted = learned.talker("knuffeln", path), learned.talker("knuffeln", path, muted=True)
+    said = set()
+    for agent in env.agent_iter():
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        action = talking.act(env, agent)
+        name = env.unwrapped.action_to_string(action)
+        if name == "silent" or name.startswith("token:"):
+            said.add(name)
+            assert env.unwrapped.action_to_string(muted.act(env, agent)) == "silent"
+        else:
+            assert muted.act(env, agent) == action
+        env.step(action)
+    assert said  # the widened network's talk turns were reached
+    with pytest.raises(ValueError, match="muted"):
+        learned.talker("knuffeln", path, muted=1)
