@@ -42,6 +42,9 @@ class Args:
     """processes playing the matches"""
     machine_load: str = ""
     """a note on what else ran on the machine meanwhile (the budget's wall time depends on it)"""
+    recipe: str = ""
+    """the one command that reproduces the network, where its stages ran other commands (a run resumed to
+    more decisions: its RL stage is ``experiments.ppo --resume``); default: the stages' own command"""
 
 
 def stages(path: str | Path) -> list[dict]:
@@ -137,6 +140,7 @@ def shipping_record(args: Args, checkpoint: dict, path: Path, file_name: str) ->
         "file": file_name,
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "command": [stage["command"] for stage in history],
+        **({"recipe": args.recipe} if args.recipe else {}),
         "seed": [stage["seed"] for stage in history],
         "commit": [stage["commit"] for stage in history],
         "stages": history,

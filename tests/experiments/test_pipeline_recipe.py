@@ -38,12 +38,36 @@ def resolved(arguments: list[str]) -> dict:
     return settings
 
 
+WARM_START = ("game", "seed", "config", "teacher_decisions", "warm_epochs", "workers", "hidden", "eval_hands")
+"""The pipeline settings its warm start reads."""
+SET_BY_A_RESUME = {"run_dir", "progress", "resume", "init_from", "cpu_limit_minutes", "time_limit_minutes"}
+"""The RL stage's options a resumed run gives anew (where it writes, what it resumes, its budget)."""
+
+
+def recipe_command(record: dict) -> str:
+    """The one command of a shipped record: its stages' shared command, or its ``recipe`` where the RL stage
+    was a run resumed to more decisions, checked to be that recipe (the warm start ran the recipe's warm
+    start; the resumed stage ran the recipe's RL settings)."""
+    commands = {stage["command"] for stage in record["stages"]} | set(record["command"])
+    if "recipe" not in record:
+        assert len(commands) == 1, "the stages of one pipeline run share its command"
+        return commands.pop()
+    warm, rl = record["stages"]
+    recipe = resolved(pipeline_options(record["recipe"]))
+    warm_settings = resolved(pipeline_options(warm["command"]))
+    assert {key: warm_settings[key] for key in WARM_START} == {key: recipe[key] for key in WARM_START}
+    words = shlex.split(rl["command"])
+    assert words[:3] == ["python", "-m", "experiments.ppo"] and any(w.startswith("--resume") for w in words)
+    stage = dataclasses.asdict(tyro.cli(ppo.Args, args=words[3:]))
+    assert {key: value for key, value in stage.items() if key not in SET_BY_A_RESUME} == \
+        {key[3:]: value for key, value in recipe.items()
+         if key.startswith("rl.") and key[3:] not in SET_BY_A_RESUME}
+    return record["recipe"]
+
+
 @pytest.mark.parametrize("game", sorted(RECORDS))
 def test_the_defaults_are_the_shipped_command(game):
-    record = RECORDS[game]
-    commands = {stage["command"] for stage in record["stages"]} | set(record["command"])
-    assert len(commands) == 1, "the stages of one pipeline run share its command"
-    (command,) = commands
+    command = recipe_command(RECORDS[game])
     assert resolved(pipeline_options(command)) == resolved(["--game", game])
 
 
