@@ -363,37 +363,55 @@ def _trained_remarks(trained: dict, control: dict) -> list[str]:
 
 LEARNED = (
     "Knüffeln teams of talk `tokens:8` whose talk is learned from scratch (`signalling.learned`): the card play "
-    "starts from the shipped network (trained without talk), carried over to the talk table deaf to the talk "
-    "and with a uniform message policy (`agents.neural.widen`); PPO self-play then trains speaking, listening "
-    "and playing together. The *Other-Play* population trains with every seat reading and saying the tokens "
-    "under its own random relabelling per hand (`agents.neural.symmetry`), so that no convention can hang on "
-    "a token's label. Each seed plays a duplicate match against the silent, deaf rule team and against "
-    "itself muted (silent at every talk turn, still listening): the second is what its talk is worth. "
-    "A token's *meaning* is the lexicon phrase whose truth rate rises most when the token is said (at least "
-    "20 uses where the phrase is checkable); its *lies* are the uses in which that meaning was false "
+    "starts from the shipped network (trained without talk), carried over to the talk table deaf to the talk and "
+    "with a uniform message policy (`agents.neural.widen`); PPO self-play then trains speaking, listening and "
+    "playing together, with *positive signalling* (Eccles et al. 2019: on the talk turns the objective also rewards"
+    " the information between message and state, `experiments.ppo --signal-coef`; without it, plain PPO left the "
+    "talk worth nothing, below). The *Other-Play* population trains with every seat reading and saying the tokens "
+    "under its own random relabelling per hand (`agents.neural.symmetry`), so that no convention can hang on a "
+    "token's label. Each seed plays, on the same deals, against the silent, deaf rule team talking and muted "
+    "(silent at every talk turn, still listening): the paired difference is what its talk is worth when the "
+    "opponents do not listen. Head to head against its own muted twin, the opponents overhear the talk and know the"
+    " code (it is their own): there talk is worth only what it gives the partner beyond what it gives the "
+    "eavesdroppers. A token's *meaning* is the lexicon phrase whose truth rate rises most when the token is said "
+    "(at least 20 uses where the phrase is checkable); its *lies* are the uses in which that meaning was false "
     "(`signalling.metrics.token_meanings`, from a log of the seed's self-play against the silent rules).")
+
+
+WITHOUT_THE_BIAS = (
+    "Without positive signalling (`python -m signalling.learned --seed 1 --signal-coef 0 --budget-cpu-minutes "
+    "25`: 6.0 M PPO decisions), seed 1 beat the silent rules by +1.48 [+0.74, +2.22] per hand in its last "
+    "in-training evaluation (400 deals), and its talk was worth nothing: talking - muted head to head "
+    "-0.002 [-0.293, +0.289] over 1,000 deals (`signalling/learned_nobias_seed1_talking_vs_muted_1000_seed6401"
+    ".json`; the network is not shipped).")
 
 
 def _report_learned(results: dict) -> list[str]:
     learned = results.get("learned")
-    lines = ["## Learned talk", "", LEARNED, ""]
+    lines = ["## Learned talk", "", LEARNED, "", WITHOUT_THE_BIAS, ""]
     if not learned:
         return lines + ["No learned talker is shipped for this run's `--learned-seeds` (`signalling/learned/`).", ""]
     for population, entry in learned.items():
         lines += [f"### Population `{population}`", ""]
-        lines += _table_head("| seed | PPO decisions | CPU minutes | vs silent rules | 95% CI | talking - muted "
-                             "| 95% CI | | tokens said | H(M) | SC: next card | IC |")
+        lines += _table_head("| seed | PPO decisions | CPU minutes | talking vs silent rules | muted vs silent rules "
+                             "| talk's worth, opponents deaf | | talking - muted head to head | | tokens said "
+                             "| H(M) | SC: next card | IC |")
         for seed, row in entry["seeds"].items():
-            against, talk, m, training = row["vs_silent_rules"], row["value_of_talk"], row["metrics"], row["training"]
+            paired, head, m, training = (row["against_silent_rules"], row["talking_vs_muted"], row["metrics"],
+                                         row["training"])
             tokens = m["kinds"].get("token", 0) / max(1, m["utterances"])
+            worth, talking, muted = paired["difference"], paired["first_units"], paired["second_units"]
             lines.append(
                 f"| {seed} | {training['decisions'].get('ppo', 0):,} | {training['cpu_seconds'] / 60:.1f} "
-                f"| {against['first_minus_second']:+.3f} | {_interval(against)} | {talk['first_minus_second']:+.3f} "
-                f"| {_interval(talk)} | {_significance(talk)} | {tokens:.0%} "
+                f"| {talking['mean']:+.3f} {_interval(talking)} | {muted['mean']:+.3f} {_interval(muted)} "
+                f"| {worth['mean']:+.3f} {_interval(worth)} | {_significance(worth)} "
+                f"| {head['first_minus_second']:+.3f} {_interval(head)} | {_significance(head)} | {tokens:.0%} "
                 f"| {m['entropy_bits']:.2f} | {_bits(m['speaker_consistency']['next_action'])} "
                 f"| {_bits(m['instantaneous_coordination'])} |")
-        deals = next(iter(entry["seeds"].values()))["vs_silent_rules"]["deals"]
-        lines += ["", f"{deals} duplicate deals per match.", "", *_meaning_lines(entry["seeds"])]
+        deals = next(iter(entry["seeds"].values()))["talking_vs_muted"]["deals"]
+        lines += ["", f"{deals} duplicate deals per match; units per hand are the team's own mean per hand and "
+                  "seat (against the silent rules), margins first minus second (head to head).", "",
+                  *_meaning_lines(entry["seeds"])]
         if entry.get("crossplay"):
             matrix = dict(entry["crossplay"])
             matrix["metrics"] = [{"label": f"seed {seed}", **row["metrics"]} for seed, row in entry["seeds"].items()]

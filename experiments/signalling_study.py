@@ -37,7 +37,7 @@ import time
 from dataclasses import asdict
 
 from agents.rules.knuffeln_phrases import PHRASE_OF_TOKEN
-from signalling.crossplay import DEFAULT_OPPONENT, crossplay_matrix, pair_spec, permuted_population
+from signalling.crossplay import DEFAULT_OPPONENT, crossplay_matrix, pair_spec, paired_against, permuted_population
 from signalling.influence import causal_influence_of, intervention_events
 from signalling.learned import POPULATIONS, SILENT_OPPONENT, learned_spec
 from signalling.learned import TALK as LEARNED_TALK
@@ -141,10 +141,11 @@ def study_trained_crossplay(args: Args) -> dict | None:
 
 def study_learned(args: Args) -> dict | None:
     """The learned talkers (``signalling.learned``) of each population with shipped seeds among
-    ``--learned-seeds``: per seed, the match against the silent, deaf rule team, the value of its talk (the
-    same agents muted), what its tokens mean and whether it lies (``metrics.token_meanings``, from a log of
-    its self-play against the silent rule team); per population with two seeds or more, the cross-play
-    matrix and its gap."""
+    ``--learned-seeds``: per seed, the talking team and the same team muted, each against the silent, deaf
+    rule team on the same deals (the paired difference: what the talk is worth against opponents that do not
+    listen), the talking team against its muted twin (opponents that overhear and know the code), what its
+    tokens mean and whether it lies (``metrics.token_meanings``, from a log of its self-play against the
+    silent rule team); per population with two seeds or more, the cross-play matrix and its gap."""
     if args.tokens != int(LEARNED_TALK.split(":")[1]):
         print(json.dumps({"part": "learned", "skipped": f"the learned talkers speak {LEARNED_TALK}"}), flush=True)
         return None
@@ -156,10 +157,11 @@ def study_learned(args: Args) -> dict | None:
             continue
         per_seed = {}
         for seed in seeds:
-            spec = learned_spec(seed, population)
+            spec, muted = learned_spec(seed, population), learned_spec(seed, population, muted=True)
             per_seed[str(seed)] = {
-                "vs_silent_rules": learned_match([spec, SILENT_OPPONENT], config, args),
-                "value_of_talk": learned_match([spec, learned_spec(seed, population, muted=True)], config, args),
+                "against_silent_rules": paired_against(spec, muted, args.learned_deals, args.seed, config,
+                                                       SILENT_OPPONENT, args.workers),
+                "talking_vs_muted": learned_match([spec, muted], config, args),
                 **learned_talk(args, spec, config),
                 "training": learned_record(seed, population),
             }

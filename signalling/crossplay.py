@@ -197,6 +197,25 @@ def crossplay_matrix(specs: Sequence[str], hands: int, seed: int = 0, config: di
     }
 
 
+def paired_against(first: str, second: str, hands: int, seed: int = 0, config: dict | None = None,
+                   opponent: str = DEFAULT_OPPONENT, workers: int = 1) -> dict:
+    """``first`` and ``second`` each in a duplicate match against ``opponent`` on the same ``hands`` deals:
+    each one's units per hand (its own mean per hand and seat, as the arena's agent row) and the paired
+    difference first - second over the deals, with its interval. With ``second`` the muted ``first``, that
+    difference is what the talk is worth against opponents that do not listen."""
+    from agents.arena import run_arena
+
+    units = []
+    with tempfile.TemporaryDirectory() as folder:
+        for index, spec in enumerate((first, second)):
+            path = os.path.join(folder, f"match_{index}.jsonl")
+            run_arena("knuffeln", [spec, opponent], hands, seed, dict(config or {}), workers, records_path=path)
+            units.append(pair_units_per_deal(path, opponent, hands))
+    return {"first": first, "second": second, "opponent": opponent, "hands": hands, "seed": seed,
+            "first_units": _interval(units[0]), "second_units": _interval(units[1]),
+            "difference": _interval(units[0] - units[1])}
+
+
 def _interval(values) -> dict:
     interval = mean_interval(values)
     return {"mean": interval.mean, "ci95": interval.as_list(), "significant": interval.excludes_zero()}

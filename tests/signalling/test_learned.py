@@ -108,3 +108,27 @@ def test_the_talker_plug_in_plays_any_talking_checkpoint_muted_or_not(tmp_path):
     assert said  # the widened network's talk turns were reached
     with pytest.raises(ValueError, match="muted"):
         learned.talker("knuffeln", path, muted=1)
+
+
+@pytest.mark.parametrize("population", learned.POPULATIONS)
+def test_a_shipped_learned_talker_has_its_record_and_talks(population):
+    import hashlib
+    import json
+
+    from agents.neural.agent import NeuralAgent
+
+    seeds = learned.shipped_seeds(population)
+    assert seeds, f"no learned talker of the {population} population is shipped"
+    path = learned.checkpoint_path(seeds[0], population)
+    record = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    assert record["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert record["config"] == {"talk": learned.TALK} and record["seed"] == seeds[0]
+    assert [stage["algo"] for stage in record["stages"]][-2:] == ["widen", "ppo"]
+    last = record["command"][-1]
+    assert last.startswith("python -m signalling.learned") and f"--seed {seeds[0]}" in last
+    assert ("--population otherplay" in last) == (population == "otherplay")
+    agent = make(learned.learned_spec(seeds[0], population), "knuffeln")
+    assert isinstance(agent, NeuralAgent)
+    said = [action for _, action in play_hand({f"player_{i}": agent for i in range(4)}, 1)["actions"]
+            if action == "silent" or action.startswith("token:")]
+    assert any(action.startswith("token:") for action in said)
