@@ -164,3 +164,15 @@ def test_interventions_refuse_records_out_of_order_or_without_config(talk_record
         intervention_events(swapped)
     with pytest.raises(ValueError, match="'config'"):
         intervention_events({k: v for k, v in talk_record.items() if k != "config"})
+
+
+def test_paired_against_plays_both_agents_on_the_same_deals_and_differences_them():
+    from signalling.crossplay import paired_against
+
+    talking, silent = "rules", "rules[speak=false,listen=false]"
+    result = paired_against(talking, silent, 4, seed=3, config={"talk": "lexicon"}, opponent="random")
+    first, second, difference = result["first_units"], result["second_units"], result["difference"]
+    assert difference["mean"] == pytest.approx(first["mean"] - second["mean"])
+    assert first["mean"] > 0 and second["mean"] > 0  # both beat random
+    same = paired_against(talking, talking, 4, seed=3, config={"talk": "lexicon"}, opponent="random")
+    assert same["difference"]["mean"] == 0.0  # the same agent on the same deals: paired exactly
