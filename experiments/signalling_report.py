@@ -487,6 +487,11 @@ def _report_limits(results: dict) -> list[str]:
         "`signalling/population/` (the recipe is in the docstring of `signalling.population`). Once they are, "
         "`python -m experiments.signalling_study --parts crossplay_trained` adds its section to this report.",
     ]
+    learned = [
+        "- The learned talkers are one seed per population so far, each trained for 25 CPU minutes: their value "
+        "of talk is measured, the cross-play of learned seeds needs two or more shipped per population "
+        "(`python -m signalling.learned --seed k`, then `--parts learned`).",
+    ] if results.get("learned") else []
     return [
         "## Limits",
         "",
@@ -494,6 +499,7 @@ def _report_limits(results: dict) -> list[str]:
         "the labeller as much as the agents (an honest talker must come out all true), and their conventions "
         "are fixed by hand.",
         *trained,
+        *learned,
         "- Mutual informations are plug-in estimates over decision classes (card classes, not cards); the "
         "null mean shows their small-sample bias.",
         "- The partner posterior models the players only through the rules (every legal deal equally likely); "
