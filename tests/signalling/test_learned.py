@@ -37,23 +37,31 @@ def test_a_muted_agent_is_silent_at_every_talk_turn_and_plays_its_cards():
     assert set(said["talking"]) - {"silent"}  # the rule talker speaks: the check can fail
 
 
-def test_a_muted_agent_plays_its_inner_agents_card_outside_talk_turns():
+def muted_along_a_hand(talking, muted, seed: int) -> tuple[set, int]:
+    """Play a hand with ``talking`` at every seat, asking ``muted`` at each decision: it must say ``silent`` at
+    every talk turn and play ``talking``'s action at every other. Returns (what was said, decisions compared)."""
     env = knuffeln_v0.env(talk=learned.TALK)
-    env.reset(seed=4)
-    inner = make("rules", "knuffeln")
-    muted = learned.MutedAgent(make("rules", "knuffeln"))
-    compared = 0
+    env.reset(seed=seed)
+    said, compared = set(), 0
     for agent in env.agent_iter():
         if env.terminations[agent] or env.truncations[agent]:
             env.step(None)
             continue
-        action = inner.act(env, agent)
+        action = talking.act(env, agent)
         name = env.unwrapped.action_to_string(action)
-        if name != "silent" and not name.startswith("token:"):
+        if name == "silent" or name.startswith("token:"):
+            said.add(name)
+            assert env.unwrapped.action_to_string(muted.act(env, agent)) == "silent"
+        else:
             assert muted.act(env, agent) == action
             compared += 1
         env.step(action)
-    assert compared >= 9
+    return said, compared
+
+
+def test_a_muted_agent_plays_its_inner_agents_card_outside_talk_turns():
+    said, compared = muted_along_a_hand(make("rules", "knuffeln"), learned.MutedAgent(make("rules", "knuffeln")), 4)
+    assert compared >= 9 and said
 
 
 def test_the_plug_in_refuses_another_game_an_unknown_seed_and_a_bad_muted():
@@ -89,22 +97,7 @@ def test_the_talker_plug_in_plays_any_talking_checkpoint_muted_or_not(tmp_path):
 
     path = str(tmp_path / "widened.pt")
     widen(WidenArgs(checkpoint="agents/neural/checkpoints/knuffeln.pt", out=path, config=["talk=tokens:8"]))
-    env = knuffeln_v0.env(talk=learned.TALK)
-    env.reset(seed=2)
-    talking, muted = learned.talker("knuffeln", path), learned.talker("knuffeln", path, muted=True)
-    said = set()
-    for agent in env.agent_iter():
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
-        action = talking.act(env, agent)
-        name = env.unwrapped.action_to_string(action)
-        if name == "silent" or name.startswith("token:"):
-            said.add(name)
-            assert env.unwrapped.action_to_string(muted.act(env, agent)) == "silent"
-        else:
-            assert muted.act(env, agent) == action
-        env.step(action)
+    said, _ = muted_along_a_hand(learned.talker("knuffeln", path), learned.talker("knuffeln", path, muted=True), 2)
     assert said  # the widened network's talk turns were reached
     with pytest.raises(ValueError, match="muted"):
         learned.talker("knuffeln", path, muted=1)
