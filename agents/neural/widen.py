@@ -137,11 +137,25 @@ class Args:
     """the target's env options as key=value, e.g. talk=tokens:8"""
 
 
-def main(args: Args) -> dict:
+def check(args: Args) -> tuple[dict, dict]:
+    """The source checkpoint and the target configuration, checked before anything is built (``ValueError``
+    naming a missing or foreign checkpoint, a bad option, the source's own configuration, or a target that
+    lacks what the source read)."""
+    from trick_core.output_paths import check_output_folder
+
     source_checkpoint = load_checkpoint(args.checkpoint)
     config = {**source_checkpoint["config"], **parse_config(args.config)}
     if config == source_checkpoint["config"]:
         raise ValueError(f"--config {args.config} asks for the source's own configuration {config}")
+    target_action_names(source_checkpoint["game"], config)  # the env refuses an unknown option by name
+    input_index_map(observation_blocks(source_checkpoint["game"], source_checkpoint["config"]),
+                    observation_blocks(source_checkpoint["game"], config), 0)
+    check_output_folder(str(Path(args.out).parent), "--out")
+    return source_checkpoint, config
+
+
+def main(args: Args) -> dict:
+    source_checkpoint, config = check(args)
     network = widened_network(source_checkpoint, config)
     training = {"args": {"init_from": str(args.checkpoint), "seed": None}, "widened_from": str(args.checkpoint),
                 "command": command_line(), "commit": git_commit(), "decisions": 0,
@@ -160,6 +174,6 @@ def main(args: Args) -> dict:
 if __name__ == "__main__":
     import tyro
 
-    from trick_core.command_line import command_prog
+    from trick_core.command_line import checked, command_prog
 
-    main(tyro.cli(Args, prog=command_prog()))
+    main(checked(tyro.cli(Args, prog=command_prog()), check))

@@ -92,3 +92,16 @@ def test_a_target_without_the_source_blocks_is_refused(source_checkpoint):
         input_index_map(observation_blocks(GAME, TALK), observation_blocks(GAME, {}), 0)
     with pytest.raises(ValueError):
         widened_network(talker, {})
+
+
+@pytest.mark.parametrize("config, message", [
+    ([], "the source's own configuration"),
+    (["talk=whisper"], "talk"),
+])
+def test_the_command_names_a_bad_target_before_it_builds(config, message, tmp_path):
+    from agents.neural.widen import Args, check
+
+    with pytest.raises(ValueError, match=message):
+        check(Args(checkpoint="agents/neural/checkpoints/knuffeln.pt", out=str(tmp_path / "w.pt"), config=config))
+    with pytest.raises(ValueError, match="no checkpoint"):
+        check(Args(checkpoint=str(tmp_path / "missing.pt"), out=str(tmp_path / "w.pt"), config=["talk=tokens:8"]))
