@@ -381,7 +381,8 @@ LEARNED = (
 WITHOUT_THE_BIAS = (
     "Without positive signalling (`python -m signalling.learned --seed 1 --signal-coef 0 --budget-cpu-minutes "
     "25`: 6.0 M PPO decisions), seed 1 beat the silent rules by +1.48 [+0.74, +2.22] per hand in its last "
-    "in-training evaluation (400 deals), and its talk was worth nothing: talking - muted head to head "
+    "in-training evaluation (400 deals; `signalling/learned_nobias_seed1_training.json`), and its talk was "
+    "worth nothing: talking - muted head to head "
     "-0.002 [-0.293, +0.289] over 1,000 deals (`signalling/learned_nobias_seed1_talking_vs_muted_1000_seed6401"
     ".json`; the network is not shipped).")
 
