@@ -478,6 +478,20 @@ def _report_partners(results: dict) -> list[str]:
     return lines
 
 
+def _learned_limit(learned: dict) -> str:
+    """The learned talkers' limit: how many seeds each population has, and what one seed more would add."""
+    counts = {population: len(entry.get("seeds", {})) for population, entry in learned.items()
+              if isinstance(entry, dict)}
+    shipped = ", ".join(f"{count} seed{'s' if count != 1 else ''} `{population}`"
+                        for population, count in counts.items())
+    crossplay = ("the cross-play of learned seeds needs two or more shipped per population"
+                 if min(counts.values(), default=0) < 2 else
+                 "a cross-play gap over so few seeds says how far these seeds' conventions differ, not how a "
+                 "population of independent learners would")
+    return (f"- The learned talkers are few ({shipped}), each trained for 25 CPU minutes: {crossplay} "
+            "(`python -m signalling.learned --seed k [--population otherplay]`, then `--parts learned`).")
+
+
 def _report_limits(results: dict) -> list[str]:
     trained = [
         "- The trained population is small and cheap (a few seeds of a few CPU minutes each) and every seed starts "
@@ -488,11 +502,7 @@ def _report_limits(results: dict) -> list[str]:
         "`signalling/population/` (the recipe is in the docstring of `signalling.population`). Once they are, "
         "`python -m experiments.signalling_study --parts crossplay_trained` adds its section to this report.",
     ]
-    learned = [
-        "- The learned talkers are one seed per population so far, each trained for 25 CPU minutes: their value "
-        "of talk is measured, the cross-play of learned seeds needs two or more shipped per population "
-        "(`python -m signalling.learned --seed k`, then `--parts learned`).",
-    ] if results.get("learned") else []
+    learned = [_learned_limit(results["learned"])] if results.get("learned") else []
     return [
         "## Limits",
         "",

@@ -327,7 +327,8 @@ def main(args: Args) -> dict:
     results = _saved_results(folder) if args.parts else {"args": asdict(args)}
     timings = _run_parts(args, parts, results, folder)
     if args.parts:
-        results.setdefault("reruns", []).append({"parts": parts, "args": asdict(args), "seconds": timings})
+        earlier = [rerun for rerun in results.get("reruns", []) if not set(rerun["parts"]) <= set(parts)]
+        results["reruns"] = [*earlier, {"parts": parts, "args": asdict(args), "seconds": timings}]  # superseded
         seconds = {**results["seconds"], **timings}
         seconds["cpu"] = results["seconds"]["cpu"] + _cpu_seconds()
     else:

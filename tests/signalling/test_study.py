@@ -7,6 +7,7 @@ import json
 import pytest
 
 from experiments.signalling_args import Args
+from experiments.signalling_report import _learned_limit
 from experiments.signalling_study import main
 from signalling.population import shipped_seeds
 
@@ -42,5 +43,15 @@ def test_quick_study_writes_report_plots_and_results_and_reruns_a_part(tmp_path)
     assert again["reruns"][0]["parts"] == ["crossplay_trained"]
     assert trained is None or again["crossplay_trained"]["seed"] == 3
     assert "rerun on their own" in (tmp_path / "signalling.md").read_text()
+    once_more = main(Args(out=str(tmp_path), quick=True, workers=1, parts=["crossplay_trained"], seed=4))
+    assert [rerun["parts"] for rerun in once_more["reruns"]] == [["crossplay_trained"]]  # the later one supersedes
+    assert once_more["reruns"][0]["args"]["seed"] == 4
     with pytest.raises(ValueError, match="rerun metrics"):
         main(Args(out=str(tmp_path), parts=["scramble"]))
+
+
+def test_the_learned_limit_says_what_the_seeds_allow():
+    one = _learned_limit({"plain": {"seeds": {"1": {}}}, "otherplay": {"seeds": {"1": {}}}})
+    assert "1 seed `plain`" in one and "needs two or more" in one
+    two = _learned_limit({"plain": {"seeds": {"1": {}, "2": {}}}, "otherplay": {"seeds": {"1": {}, "2": {}}}})
+    assert "2 seeds `otherplay`" in two and "needs two or more" not in two
