@@ -387,9 +387,18 @@ WITHOUT_THE_BIAS = (
     ".json`; the network is not shipped).")
 
 
+DECIDING_MATCH = (
+    "A deciding match, fixed before it was played once the study (below) found Other-Play seed 2's talk worth "
+    "+0.214 [+0.018, +0.410] against the deaf opponents (one significant result among four seeds): the same paired "
+    "measure on 2,000 fresh deals (seed 6402, `signalling.crossplay.paired_against`) gave **+0.246 [+0.120, "
+    "+0.372]** per hand (`signalling/learned_otherplay_seed2_talking_vs_muted_2000_seed6402.json`). So against "
+    "opponents that do not listen, that seed's learned talk is worth significantly more than nothing; the other "
+    "three seeds' talk is not, and head to head against its muted twin (the opponents overhear) no seed's is.")
+
+
 def _report_learned(results: dict) -> list[str]:
     learned = results.get("learned")
-    lines = ["## Learned talk", "", LEARNED, "", WITHOUT_THE_BIAS, ""]
+    lines = ["## Learned talk", "", LEARNED, "", WITHOUT_THE_BIAS, "", DECIDING_MATCH, ""]
     if not learned:
         return lines + ["No learned talker is shipped for this run's `--learned-seeds` (`signalling/learned/`).", ""]
     for population, entry in learned.items():
