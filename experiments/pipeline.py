@@ -19,7 +19,7 @@ networks shipped now were trained without one (a wall limit had stopped their fi
 budgets on a loaded machine): ``--budget-wall-minutes inf`` counts CPU only. The RL stage also ends at
 ``--total-decisions`` (30 M, the scripts' default), which ended both of those runs before their CPU budgets;
 Bavarian's recipe raises it to 90 M (its curve against ``rules`` still rose at 30 M and at 60 M) within 150 CPU
-minutes (the shipped run used 117).
+minutes (the shipped run used 116).
 The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm`` and ``.../rl``;
 ``python -m agents.neural.ship --checkpoint .../rl/final.pt`` ships the result with its record.
 """

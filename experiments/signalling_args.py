@@ -42,8 +42,8 @@ class Args:
     learned_log_deals: int = 150
     """deals of each learned talker's logged self-play (its metrics and token meanings)"""
     learned_crossplay_deals: int = 600
-    """deals per cell of each learned population's cross-play matrix (a cell of two seeds costs well under a
-    minute; 150 left the gap's interval wider than the gap it looks for)"""
+    """deals per cell of each learned population's cross-play matrix (150 left the gap's interval wider than
+    the gap it looks for; the cells grow as the square of the seeds, so lower it for five seeds a population)"""
     partner_hands: int = 80
     """ace-call hands per game and agent type for the hidden-partner study"""
     partner_agents: list[str] = field(default_factory=lambda: ["rules", "pimc", "random"])

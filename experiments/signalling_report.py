@@ -488,7 +488,7 @@ def _report_partners(results: dict) -> list[str]:
 
 
 def _learned_limit(learned: dict) -> str:
-    """The learned talkers' limit: how many seeds each population has, and what one seed more would add."""
+    """The learned talkers' limit: how many seeds each population has, and what its cross-play can say."""
     counts = {population: len(entry.get("seeds", {})) for population, entry in learned.items()
               if isinstance(entry, dict)}
     shipped = ", ".join(f"{count} seed{'s' if count != 1 else ''} `{population}`"

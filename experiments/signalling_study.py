@@ -327,8 +327,9 @@ def main(args: Args) -> dict:
     results = _saved_results(folder) if args.parts else {"args": asdict(args)}
     timings = _run_parts(args, parts, results, folder)
     if args.parts:
+        # a part rerun again replaces its earlier rerun: the report lists what its numbers come from
         earlier = [rerun for rerun in results.get("reruns", []) if not set(rerun["parts"]) <= set(parts)]
-        results["reruns"] = [*earlier, {"parts": parts, "args": asdict(args), "seconds": timings}]  # superseded
+        results["reruns"] = [*earlier, {"parts": parts, "args": asdict(args), "seconds": timings}]
         seconds = {**results["seconds"], **timings}
         seconds["cpu"] = results["seconds"]["cpu"] + _cpu_seconds()
     else:
