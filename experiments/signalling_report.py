@@ -137,8 +137,10 @@ def _reruns(results: dict) -> str:
         return ""
     done = "; ".join(f"`--parts {' '.join(rerun['parts'])}` ({sum(rerun['seconds'].values()) / 60:.1f} minutes)"
                      for rerun in reruns)
+    cpu = ("" if results.get("seconds", {}).get("cpu_parts") else
+           " (the CPU minutes, counted before the study counted them per part, also hold the runs replaced)")
     return (f" Parts rerun on their own afterwards, the others kept from the full run: {done}; the minutes "
-            "above add them up.")
+            f"above count each part's latest run{cpu}.")
 
 
 def _report_value(results: dict) -> list[str]:
@@ -388,12 +390,13 @@ WITHOUT_THE_BIAS = (
 
 
 DECIDING_MATCH = (
-    "A deciding match, fixed before it was played once the study (below) found Other-Play seed 2's talk worth "
-    "+0.214 [+0.018, +0.410] against the deaf opponents (one significant result among four seeds): the same paired "
-    "measure on 2,000 fresh deals (seed 6402, `signalling.crossplay.paired_against`) gave **+0.246 [+0.120, "
-    "+0.372]** per hand (`signalling/learned_otherplay_seed2_talking_vs_muted_2000_seed6402.json`). So against "
-    "opponents that do not listen, that seed's learned talk is worth significantly more than nothing; the other "
-    "three seeds' talk is not, and head to head against its muted twin (the opponents overhear) no seed's is.")
+    "A deciding match, fixed before it was played once the study's run with seeds 1 and 2 of each population "
+    "found Other-Play seed 2's talk worth +0.214 [+0.018, +0.410] against the deaf opponents (one significant "
+    "result among those four seeds): the same paired measure on 2,000 fresh deals (seed 6402, "
+    "`signalling.crossplay.paired_against`) gave **+0.246 [+0.120, +0.372]** per hand "
+    "(`signalling/learned_otherplay_seed2_talking_vs_muted_2000_seed6402.json`). So against opponents that do "
+    "not listen, that seed's learned talk is worth significantly more than nothing; in that run the other three "
+    "seeds' talk was not, and head to head against its muted twin (the opponents overhear) no seed's was.")
 
 
 def _report_learned(results: dict) -> list[str]:

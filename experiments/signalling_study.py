@@ -325,15 +325,15 @@ def main(args: Args) -> dict:
         pass
     os.makedirs(folder, exist_ok=True)
     results = _saved_results(folder) if args.parts else {"args": asdict(args)}
-    timings = _run_parts(args, parts, results, folder)
+    timings, cpu = _run_parts(args, parts, results, folder)
     if args.parts:
         # a part rerun again replaces its earlier rerun: the report lists what its numbers come from
         earlier = [rerun for rerun in results.get("reruns", []) if not set(rerun["parts"]) <= set(parts)]
         results["reruns"] = [*earlier, {"parts": parts, "args": asdict(args), "seconds": timings}]
         seconds = {**results["seconds"], **timings}
-        seconds["cpu"] = results["seconds"]["cpu"] + _cpu_seconds()
+        seconds.update(_cpu_after_rerun(results["seconds"], cpu, _cpu_seconds()))
     else:
-        seconds = {**timings, "cpu": _cpu_seconds()}
+        seconds = {**timings, "cpu_parts": cpu, "cpu": _cpu_seconds()}
     seconds["total"] = sum(value for key, value in seconds.items() if key in PARTS)
     results["seconds"] = seconds
     with open(os.path.join(folder, "results.json"), "w", encoding="utf-8") as out:
@@ -356,9 +356,23 @@ def _saved_results(folder: str) -> dict:
         return json.load(source)
 
 
-def _run_parts(args: Args, parts: list[str], results: dict, folder: str) -> dict[str, float]:
-    """Run ``parts`` into ``results``; returns the wall seconds of each."""
+def _cpu_after_rerun(earlier: dict, rerun_parts: dict[str, float], rerun_total: float) -> dict:
+    """``cpu`` (in all) and ``cpu_parts`` (per part) once a rerun's parts replace their earlier runs:
+    the earlier total less the CPU of the parts replaced, plus the rerun's whole process. Results written
+    before the study counted CPU per part (no ``cpu_parts``) cannot lose what they replace: their total
+    still holds the CPU of the runs the rerun replaced."""
+    if not earlier.get("cpu_parts"):
+        return {"cpu": earlier["cpu"] + rerun_total}
+    replaced = sum(earlier["cpu_parts"].get(name, 0.0) for name in rerun_parts)
+    return {"cpu_parts": {**earlier["cpu_parts"], **rerun_parts}, "cpu": earlier["cpu"] - replaced + rerun_total}
+
+
+def _run_parts(args: Args, parts: list[str], results: dict,
+               folder: str) -> tuple[dict[str, float], dict[str, float]]:
+    """Run ``parts`` into ``results``; returns the wall seconds and the CPU seconds (``_cpu_seconds``) of
+    each."""
     timings: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     logs: dict = {}
     steps = {
         "value_of_talk": lambda: study_value_of_talk(args),
@@ -371,14 +385,16 @@ def _run_parts(args: Args, parts: list[str], results: dict, folder: str) -> dict
         "partners": lambda: study_partners(args),
     }
     for name in parts:
-        begin = time.perf_counter()
+        begin, cpu_begin = time.perf_counter(), _cpu_seconds()
         value = steps[name]()
         if name == "metrics":
             value, logs = value
         results[name] = value
         timings[name] = time.perf_counter() - begin
-        print(json.dumps({"part": name, "seconds": round(timings[name], 1)}), flush=True)
-    return timings
+        cpu[name] = _cpu_seconds() - cpu_begin
+        print(json.dumps({"part": name, "seconds": round(timings[name], 1), "cpu_seconds": round(cpu[name], 1)}),
+              flush=True)
+    return timings, cpu
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ listens; listening then pays, and PPO learns it.
 
 **Recipe** (one command per seed; ``--budget-cpu-minutes`` covers the carry-over and the RL stage):
 
-    python -m signalling.learned --seed k --budget-cpu-minutes 20 [--population otherplay]
+    python -m signalling.learned --seed k --budget-cpu-minutes 25 [--population otherplay]
 
 It writes ``runs/learned/<population>/knuffeln__learned__{k}__{time}/`` (``widened.pt``, then ``rl/final.pt`` and the
 evaluations against the silent, deaf rule team ``rules[speak=false,listen=false]``); ``python -m

@@ -8,7 +8,7 @@ import pytest
 
 from experiments.signalling_args import Args
 from experiments.signalling_report import _learned_limit
-from experiments.signalling_study import main
+from experiments.signalling_study import PARTS, _cpu_after_rerun, main
 from signalling.population import shipped_seeds
 
 
@@ -46,6 +46,9 @@ def test_quick_study_writes_report_plots_and_results_and_reruns_a_part(tmp_path)
     once_more = main(Args(out=str(tmp_path), quick=True, workers=1, parts=["crossplay_trained"], seed=4))
     assert [rerun["parts"] for rerun in once_more["reruns"]] == [["crossplay_trained"]]  # the later one supersedes
     assert once_more["reruns"][0]["args"]["seed"] == 4
+    first, last = saved["seconds"], once_more["seconds"]
+    assert set(first["cpu_parts"]) == set(PARTS) and first["cpu"] >= sum(first["cpu_parts"].values())
+    assert last["cpu_parts"] == {**first["cpu_parts"], "crossplay_trained": last["cpu_parts"]["crossplay_trained"]}
     with pytest.raises(ValueError, match="rerun metrics"):
         main(Args(out=str(tmp_path), parts=["scramble"]))
 
@@ -55,3 +58,11 @@ def test_the_learned_limit_says_what_the_seeds_allow():
     assert "1 seed `plain`" in one and "needs two or more" in one
     two = _learned_limit({"plain": {"seeds": {"1": {}, "2": {}}}, "otherplay": {"seeds": {"1": {}, "2": {}}}})
     assert "2 seeds `otherplay`" in two and "needs two or more" not in two
+
+
+def test_a_rerun_replaces_the_cpu_of_the_parts_it_reruns():
+    earlier = {"cpu": 100.0, "cpu_parts": {"metrics": 30.0, "learned": 60.0}}
+    after = _cpu_after_rerun(earlier, {"learned": 20.0}, 25.0)
+    assert after == {"cpu_parts": {"metrics": 30.0, "learned": 20.0}, "cpu": 65.0}
+    # results from before the per-part count keep their total: it cannot lose what it does not itemize
+    assert _cpu_after_rerun({"cpu": 100.0}, {"learned": 20.0}, 25.0) == {"cpu": 125.0}
