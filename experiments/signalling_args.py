@@ -41,9 +41,10 @@ class Args:
     """deals of each learned talker's match against the silent rules and against itself muted"""
     learned_log_deals: int = 150
     """deals of each learned talker's logged self-play (its metrics and token meanings)"""
-    learned_crossplay_deals: int = 600
-    """deals per cell of each learned population's cross-play matrix (150 left the gap's interval wider than
-    the gap it looks for; the cells grow as the square of the seeds, so lower it for five seeds a population)"""
+    learned_crossplay_deals: int = 200
+    """deals per cell of each learned population's cross-play matrix; the cells grow as the square of the
+    seeds (4 at two seeds a population, 25 at five), and every cell plays the same deals, so the gap of a
+    deal averages more cells as the seeds grow (two seeds took 600 per cell for an interval of about ±0.17)"""
     partner_hands: int = 80
     """ace-call hands per game and agent type for the hidden-partner study"""
     partner_agents: list[str] = field(default_factory=lambda: ["rules", "pimc", "random"])
