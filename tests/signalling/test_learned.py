@@ -112,14 +112,16 @@ def test_a_shipped_learned_talker_has_its_record_and_talks(population):
 
     seeds = learned.shipped_seeds(population)
     assert seeds, f"no learned talker of the {population} population is shipped"
-    path = learned.checkpoint_path(seeds[0], population)
-    record = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-    assert record["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
-    assert record["config"] == {"talk": learned.TALK} and record["seed"] == seeds[0]
-    assert [stage["algo"] for stage in record["stages"]][-2:] == ["widen", "ppo"]
-    last = record["command"][-1]
-    assert last.startswith("python -m signalling.learned") and f"--seed {seeds[0]}" in last
-    assert ("--population otherplay" in last) == (population == "otherplay")
+    for seed in seeds:  # every shipped seed: its file is the one its record names, trained by the recipe
+        path = learned.checkpoint_path(seed, population)
+        record = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        assert record["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest(), seed
+        assert record["config"] == {"talk": learned.TALK} and record["seed"] == seed
+        assert [stage["algo"] for stage in record["stages"]][-2:] == ["widen", "ppo"]
+        last = record["command"][-1]
+        assert last.startswith("python -m signalling.learned") and f"--seed {seed} " in last
+        assert ("--population otherplay" in last) == (population == "otherplay")
+        assert "--budget-cpu-minutes 25" in last  # one budget for the whole population
     agent = make(learned.learned_spec(seeds[0], population), "knuffeln")
     assert isinstance(agent, NeuralAgent)
     said = [action for _, action in play_hand({f"player_{i}": agent for i in range(4)}, 1)["actions"]
