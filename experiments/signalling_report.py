@@ -423,13 +423,25 @@ def _report_learned(results: dict) -> list[str]:
                 f"| {_bits(m['instantaneous_coordination'])} |")
         deals = next(iter(entry["seeds"].values()))["talking_vs_muted"]["deals"]
         lines += ["", f"{deals} duplicate deals per match; units per hand are the team's own mean per hand and "
-                  "seat (against the silent rules), margins first minus second (head to head).", "",
-                  *_meaning_lines(entry["seeds"])]
+                  "seat (against the silent rules), margins first minus second (head to head).", ""]
+        if entry.get("talk_worth_pooled"):
+            lines += [_pooled_line(entry["talk_worth_pooled"]), ""]
+        lines += _meaning_lines(entry["seeds"])
         if entry.get("crossplay"):
             matrix = dict(entry["crossplay"])
             matrix["metrics"] = [{"label": f"seed {seed}", **row["metrics"]} for seed, row in entry["seeds"].items()]
             lines += ["Cross-play of the population against the silent rules:", "", *_matrix_lines(matrix)]
     return lines
+
+
+def _pooled_line(pooled: dict) -> str:
+    """The population's talk worth against the deaf opponents: the seeds' paired differences averaged deal
+    by deal (``signalling.crossplay.pooled_difference``)."""
+    seeds = pooled["matches"]
+    return (f"**The population's talk, opponents deaf** (the {seeds} seed{'s' if seeds != 1 else ''}' worth "
+            f"averaged deal by deal over the same {pooled['deals']} deals): {pooled['mean']:+.3f} "
+            f"{_interval(pooled)} per hand, {_significance(pooled)} (the interval counts the deals' luck; these "
+            "seeds are held fixed).")
 
 
 def _meaning_lines(seeds: dict) -> list[str]:

@@ -37,7 +37,14 @@ import time
 from dataclasses import asdict
 
 from agents.rules.knuffeln_phrases import PHRASE_OF_TOKEN
-from signalling.crossplay import DEFAULT_OPPONENT, crossplay_matrix, pair_spec, paired_against, permuted_population
+from signalling.crossplay import (
+    DEFAULT_OPPONENT,
+    crossplay_matrix,
+    pair_spec,
+    paired_against,
+    permuted_population,
+    pooled_difference,
+)
 from signalling.influence import causal_influence_of, intervention_events
 from signalling.learned import POPULATIONS, SILENT_OPPONENT, learned_spec
 from signalling.learned import TALK as LEARNED_TALK
@@ -145,7 +152,8 @@ def study_learned(args: Args) -> dict | None:
     rule team on the same deals (the paired difference: what the talk is worth against opponents that do not
     listen), the talking team against its muted twin (opponents that overhear and know the code), what its
     tokens mean and whether it lies (``metrics.token_meanings``, from a log of its self-play against the
-    silent rule team); per population with two seeds or more, the cross-play matrix and its gap."""
+    silent rule team); per population, the seeds' talk worth pooled deal by deal (``pooled_difference``),
+    and with two seeds or more, the cross-play matrix and its gap."""
     if args.tokens != int(LEARNED_TALK.split(":")[1]):
         print(json.dumps({"part": "learned", "skipped": f"the learned talkers speak {LEARNED_TALK}"}), flush=True)
         return None
@@ -155,17 +163,19 @@ def study_learned(args: Args) -> dict | None:
         seeds = [seed for seed in args.learned_seeds if seed in learned_seeds(population)]
         if not seeds:
             continue
-        per_seed = {}
+        per_seed, worth_per_deal = {}, []
         for seed in seeds:
             spec, muted = learned_spec(seed, population), learned_spec(seed, population, muted=True)
+            paired = paired_against(spec, muted, args.learned_deals, args.seed, config, SILENT_OPPONENT,
+                                    args.workers, per_deal=True)
+            worth_per_deal.append(paired.pop("difference_per_deal"))
             per_seed[str(seed)] = {
-                "against_silent_rules": paired_against(spec, muted, args.learned_deals, args.seed, config,
-                                                       SILENT_OPPONENT, args.workers),
+                "against_silent_rules": paired,
                 "talking_vs_muted": learned_match([spec, muted], config, args),
                 **learned_talk(args, spec, config),
                 "training": learned_record(seed, population),
             }
-        entry = {"seeds": per_seed}
+        entry = {"seeds": per_seed, "talk_worth_pooled": pooled_difference(worth_per_deal)}
         if len(seeds) >= 2:
             labels = [f"seed {seed}" for seed in seeds]
             specs = [learned_spec(seed, population) for seed in seeds]

@@ -198,11 +198,12 @@ def crossplay_matrix(specs: Sequence[str], hands: int, seed: int = 0, config: di
 
 
 def paired_against(first: str, second: str, hands: int, seed: int = 0, config: dict | None = None,
-                   opponent: str = DEFAULT_OPPONENT, workers: int = 1) -> dict:
+                   opponent: str = DEFAULT_OPPONENT, workers: int = 1, per_deal: bool = False) -> dict:
     """``first`` and ``second`` each in a duplicate match against ``opponent`` on the same ``hands`` deals:
     each one's units per hand (its own mean per hand and seat, as the arena's agent row) and the paired
     difference first - second over the deals, with its interval. With ``second`` the muted ``first``, that
-    difference is what the talk is worth against opponents that do not listen."""
+    difference is what the talk is worth against opponents that do not listen. ``per_deal`` adds the
+    differences deal by deal (``difference_per_deal``), for pooling matches played on the same deals."""
     from agents.arena import run_arena
 
     units = []
@@ -211,9 +212,26 @@ def paired_against(first: str, second: str, hands: int, seed: int = 0, config: d
             path = os.path.join(folder, f"match_{index}.jsonl")
             run_arena("knuffeln", [spec, opponent], hands, seed, dict(config or {}), workers, records_path=path)
             units.append(pair_units_per_deal(path, opponent, hands))
-    return {"first": first, "second": second, "opponent": opponent, "hands": hands, "seed": seed,
-            "first_units": _interval(units[0]), "second_units": _interval(units[1]),
-            "difference": _interval(units[0] - units[1])}
+    result = {"first": first, "second": second, "opponent": opponent, "hands": hands, "seed": seed,
+              "first_units": _interval(units[0]), "second_units": _interval(units[1]),
+              "difference": _interval(units[0] - units[1])}
+    if per_deal:
+        result["difference_per_deal"] = units[0] - units[1]
+    return result
+
+
+def pooled_difference(per_deal: Sequence[np.ndarray]) -> dict:
+    """The mean of several paired differences played on the same deals (``paired_against(...,
+    per_deal=True)``), deal by deal, with its interval over the deals: what the matches' agents are worth
+    on average, the agents held fixed (the interval counts the deals' luck, not how other agents trained
+    the same way would differ)."""
+    lengths = {len(row) for row in per_deal}
+    if len(lengths) != 1:
+        raise ValueError("pooled_difference needs one or more matches' differences per deal, on the same deals")
+    rows = np.asarray(per_deal, dtype=float)
+    if rows.ndim != 2:
+        raise ValueError("pooled_difference needs one or more matches' differences per deal, on the same deals")
+    return {"matches": int(rows.shape[0]), "deals": int(rows.shape[1]), **_interval(rows.mean(axis=0))}
 
 
 def _interval(values) -> dict:

@@ -176,3 +176,21 @@ def test_paired_against_plays_both_agents_on_the_same_deals_and_differences_them
     assert first["mean"] > 0 and second["mean"] > 0  # both beat random
     same = paired_against(talking, talking, 4, seed=3, config={"talk": "lexicon"}, opponent="random")
     assert same["difference"]["mean"] == 0.0  # the same agent on the same deals: paired exactly
+    per_deal = paired_against(talking, silent, 4, seed=3, config={"talk": "lexicon"}, opponent="random",
+                              per_deal=True)["difference_per_deal"]
+    assert len(per_deal) == 4 and np.mean(per_deal) == pytest.approx(difference["mean"])
+
+
+def test_pooled_difference_averages_matches_deal_by_deal():
+    from signalling.crossplay import pooled_difference
+
+    pooled = pooled_difference([np.array([1.0, 3.0, 2.0]), np.array([3.0, 1.0, 2.0])])
+    # deal by deal the two matches average 2, 2, 2: no spread left, so the interval closes on the mean
+    assert (pooled["matches"], pooled["deals"], pooled["mean"]) == (2, 3, 2.0)
+    assert pooled["ci95"] == [2.0, 2.0] and pooled["significant"]
+    apart = pooled_difference([np.array([1.0, 3.0, 2.0])])
+    assert apart["ci95"][0] < 2.0 < apart["ci95"][1]
+    with pytest.raises(ValueError, match="same deals"):
+        pooled_difference([np.array([1.0, 2.0]), np.array([1.0])])
+    with pytest.raises(ValueError, match="same deals"):
+        pooled_difference([])

@@ -26,6 +26,12 @@ def test_quick_study_writes_report_plots_and_results_and_reruns_a_part(tmp_path)
     for talk in ("lexicon", "tokens"):
         assert results["influence"][talk]["rules[listen=false]"]["cic_bits_marginal"] == 0.0
         assert results["metrics"][talk]["rules"]["truth"]["false"] == 0  # the honest talker
+    for population, entry in (results["learned"] or {}).items():  # the seeds' talk worth pooled deal by deal
+        seeds = entry["seeds"].values()
+        assert entry["talk_worth_pooled"]["matches"] == len(seeds), population
+        assert entry["talk_worth_pooled"]["mean"] == pytest.approx(
+            sum(seed["against_silent_rules"]["difference"]["mean"] for seed in seeds) / len(seeds))
+        assert "difference_per_deal" not in next(iter(seeds))["against_silent_rules"]
     matrix = results["crossplay"]["mean"]
     assert matrix[0][0] == matrix[1][1]  # one convention under two labellings
     trained = results["crossplay_trained"]
