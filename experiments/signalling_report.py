@@ -502,18 +502,30 @@ def _report_partners(results: dict) -> list[str]:
     return lines
 
 
-def _learned_limit(learned: dict) -> str:
-    """The learned talkers' limit: how many seeds each population has, and what its cross-play can say."""
+def _learned_limit(learned: dict, shipped: dict[str, list[int]] | None = None) -> str:
+    """The learned talkers' limit: how many seeds each population has in this report, and what its
+    cross-play can say; where ``shipped`` (the seeds in ``signalling/learned/`` now; default: looked up)
+    holds seeds the report has not studied, it says so."""
+    if shipped is None:
+        from signalling.learned import shipped_seeds
+
+        shipped = {population: shipped_seeds(population) for population in learned}
     counts = {population: len(entry.get("seeds", {})) for population, entry in learned.items()
               if isinstance(entry, dict)}
-    shipped = ", ".join(f"{count} seed{'s' if count != 1 else ''} `{population}`"
+    studied = ", ".join(f"{count} seed{'s' if count != 1 else ''} `{population}`"
                         for population, count in counts.items())
     crossplay = ("the cross-play of learned seeds needs two or more shipped per population"
                  if min(counts.values(), default=0) < 2 else
                  "a cross-play gap over so few seeds says how far these seeds' conventions differ, not how a "
                  "population of independent learners would")
-    return (f"- The learned talkers are few ({shipped}), each trained for 25 CPU minutes: {crossplay} "
-            "(`python -m signalling.learned --seed k [--population otherplay]`, then `--parts learned`).")
+    missing = {population: sorted(set(shipped.get(population, [])) - {int(seed) for seed in entry.get("seeds", {})})
+               for population, entry in learned.items() if isinstance(entry, dict)}
+    newer = "; ".join(f"`{population}` seeds {', '.join(map(str, seeds))}" for population, seeds in missing.items()
+                      if seeds)
+    later = (f" Shipped since this report's learned part ran, not in it: {newer} (`--parts learned` adds them)."
+             if newer else "")
+    return (f"- The learned talkers are few ({studied}), each trained for 25 CPU minutes: {crossplay} "
+            f"(`python -m signalling.learned --seed k [--population otherplay]`, then `--parts learned`).{later}")
 
 
 def _report_limits(results: dict) -> list[str]:

@@ -60,10 +60,12 @@ def test_quick_study_writes_report_plots_and_results_and_reruns_a_part(tmp_path)
 
 
 def test_the_learned_limit_says_what_the_seeds_allow():
-    one = _learned_limit({"plain": {"seeds": {"1": {}}}, "otherplay": {"seeds": {"1": {}}}})
+    both = {"plain": [1, 2], "otherplay": [1, 2]}
+    one = _learned_limit({"plain": {"seeds": {"1": {}}}, "otherplay": {"seeds": {"1": {}}}}, both)
     assert "1 seed `plain`" in one and "needs two or more" in one
-    two = _learned_limit({"plain": {"seeds": {"1": {}, "2": {}}}, "otherplay": {"seeds": {"1": {}, "2": {}}}})
-    assert "2 seeds `otherplay`" in two and "needs two or more" not in two
+    assert "Shipped since" in one and "`plain` seeds 2" in one  # seed 2 is shipped but not studied
+    two = _learned_limit({"plain": {"seeds": {"1": {}, "2": {}}}, "otherplay": {"seeds": {"1": {}, "2": {}}}}, both)
+    assert "2 seeds `otherplay`" in two and "needs two or more" not in two and "Shipped since" not in two
 
 
 def test_a_rerun_replaces_the_cpu_of_the_parts_it_reruns():
