@@ -225,12 +225,9 @@ def pooled_difference(per_deal: Sequence[np.ndarray]) -> dict:
     per_deal=True)``), deal by deal, with its interval over the deals: what the matches' agents are worth
     on average, the agents held fixed (the interval counts the deals' luck, not how other agents trained
     the same way would differ)."""
-    lengths = {len(row) for row in per_deal}
-    if len(lengths) != 1:
+    if len({np.shape(row) for row in per_deal}) != 1 or np.ndim(per_deal[0]) != 1:
         raise ValueError("pooled_difference needs one or more matches' differences per deal, on the same deals")
     rows = np.asarray(per_deal, dtype=float)
-    if rows.ndim != 2:
-        raise ValueError("pooled_difference needs one or more matches' differences per deal, on the same deals")
     return {"matches": int(rows.shape[0]), "deals": int(rows.shape[1]), **_interval(rows.mean(axis=0))}
 
 
