@@ -50,7 +50,8 @@ def test_self_play_beats_its_starting_point(algo, tmp_path):
 
     start, trained = run(1, "start"), run(200_000, "trained")
     assert start["decisions"] == 4096 and trained["decisions"] >= 200_000
-    match = run_arena("knuffeln", [f"neural[path={trained['final']}]", f"neural[path={start['final']}]"], 200, 11)
+    # 400 deals: at 200 the DMC run's gain (+2.53 units per hand) came out with an interval reaching below zero
+    match = run_arena("knuffeln", [f"neural[path={trained['final']}]", f"neural[path={start['final']}]"], 400, 11)
     difference = match["difference"]
     assert difference["ci95"][0] > 0, f"the trained network does not beat its start: {difference}"
 
