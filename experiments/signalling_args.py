@@ -38,7 +38,9 @@ class Args:
     learned_seeds: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5])
     """seeds of the learned talkers (signalling/learned, each population) to study; none: skip them"""
     learned_deals: int = 1000
-    """deals of each learned talker's match against the silent rules and against itself muted"""
+    """deals of each learned talker's match, and of the same team muted, against the silent, deaf rules"""
+    learned_overheard_deals: int = 500
+    """deals of each learned talker's match against itself muted (opponents that overhear and know the code)"""
     learned_log_deals: int = 150
     """deals of each learned talker's logged self-play (its metrics and token meanings)"""
     learned_crossplay_deals: int = 200
@@ -63,5 +65,5 @@ class Args:
 
 QUICK = {"talk_deals": 6, "log_deals": 3, "influence_hands": 1, "crossplay_population": 2, "crossplay_deals": 3,
          "crossplay_log_deals": 2, "trained_seeds": [1, 2], "trained_deals": 2, "learned_seeds": [1, 2],
-         "learned_deals": 2, "learned_log_deals": 2, "learned_crossplay_deals": 2, "partner_hands": 2,
-         "partner_max_deals": 40, "permutations": 10}
+         "learned_deals": 2, "learned_overheard_deals": 2, "learned_log_deals": 2, "learned_crossplay_deals": 2,
+         "partner_hands": 2, "partner_max_deals": 40, "permutations": 10}

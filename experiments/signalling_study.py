@@ -186,8 +186,8 @@ def study_learned(args: Args) -> dict | None:
 
 
 def learned_match(specs: list[str], config: dict, args: Args) -> dict:
-    summary = match_with_effect(specs, config, args.learned_deals, args.seed, args.workers)
-    return {"deals": args.learned_deals, **summary["difference"], "effect": summary["effect"]}
+    summary = match_with_effect(specs, config, args.learned_overheard_deals, args.seed, args.workers)
+    return {"deals": args.learned_overheard_deals, **summary["difference"], "effect": summary["effect"]}
 
 
 def learned_talk(args: Args, spec: str, config: dict) -> dict:
@@ -277,8 +277,8 @@ PARTS = ("value_of_talk", "metrics", "influence", "scramble", "crossplay", "cros
 
 
 SIZES = ("workers", "tokens", "talk_deals", "log_deals", "influence_hands", "crossplay_population", "crossplay_deals",
-         "crossplay_log_deals", "trained_deals", "learned_deals", "learned_log_deals", "learned_crossplay_deals",
-         "partner_hands", "partner_max_deals", "permutations")
+         "crossplay_log_deals", "trained_deals", "learned_deals", "learned_overheard_deals", "learned_log_deals",
+         "learned_crossplay_deals", "partner_hands", "partner_max_deals", "permutations")
 """The study's counts: each must be a positive integer."""
 
 
