@@ -293,14 +293,6 @@ def _worker_context():
     return context
 
 
-def _one_thread_per_worker() -> None:
-    """Run in each worker before it plays: the workers are the parallelism, so torch gets one thread in
-    each (and stays out of OpenMP)."""
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        torch.set_num_threads(1)
-
-
 def run_matches(
     game: str,
     specs: list[str],
@@ -351,7 +343,7 @@ def run_matches(
     else:
         run_in_workers(play_deal, [(matches[m], d) for m, d in jobs], workers,
                        lambda index, deal_result: done(jobs[index], deal_result),
-                       mp_context=_worker_context(), initializer=_one_thread_per_worker)
+                       mp_context=_worker_context())
     return [MatchResult(match, [results[(m, d)] for d in range(hands)]) for m, match in enumerate(matches)]
 
 

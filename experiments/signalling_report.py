@@ -421,9 +421,11 @@ def _report_learned(results: dict) -> list[str]:
                 f"| {head['first_minus_second']:+.3f} {_interval(head)} | {_significance(head)} | {tokens:.0%} "
                 f"| {m['entropy_bits']:.2f} | {_bits(m['speaker_consistency']['next_action'])} "
                 f"| {_bits(m['instantaneous_coordination'])} |")
-        deals = next(iter(entry["seeds"].values()))["talking_vs_muted"]["deals"]
-        lines += ["", f"{deals} duplicate deals per match; units per hand are the team's own mean per hand and "
-                  "seat (against the silent rules), margins first minus second (head to head).", ""]
+        first = next(iter(entry["seeds"].values()))
+        deals, head_deals = first["against_silent_rules"]["hands"], first["talking_vs_muted"]["deals"]
+        lines += ["", f"{deals} duplicate deals per match against the silent rules, {head_deals} head to head; "
+                  "units per hand are the team's own mean per hand and seat (against the silent rules), margins "
+                  "first minus second (head to head).", ""]
         if entry.get("talk_worth_pooled"):
             lines += [_pooled_line(entry["talk_worth_pooled"]), ""]
         lines += _meaning_lines(entry["seeds"])
@@ -431,7 +433,37 @@ def _report_learned(results: dict) -> list[str]:
             matrix = dict(entry["crossplay"])
             matrix["metrics"] = [{"label": f"seed {seed}", **row["metrics"]} for seed, row in entry["seeds"].items()]
             lines += ["Cross-play of the population against the silent rules:", "", *_matrix_lines(matrix)]
+            control = results.get("crossplay")
+            lines += [_learned_gap_verdict(matrix["gap"], control["gap"] if control else None), ""]
     return lines
+
+
+def _learned_gap_verdict(gap: dict, control_gap: dict | None) -> str:
+    """Whether a learned population's cross-play gap decides, and what it says. An interval that excludes
+    zero decides that the seeds' conventions differ (or that mixed partners do better); one that holds zero
+    decides only where its upper end lies below the cost of codes that are arbitrary by construction, the
+    gap of the permuted rule talkers (``crossplay`` part), the scale at which private conventions would show."""
+    low, high = gap["ci95"]
+    if low is None:
+        return "- The gap has no interval (too few deals)."
+    if low > 0:
+        return (f"- **The gap decides: the seeds' conventions differ.** A partner from another seed is worth "
+                f"{gap['mean']:+.3f} {_interval(gap)} per hand less than a copy of oneself.")
+    if high < 0:
+        return ("- **The gap decides the other way:** partners from different seeds do better together than "
+                f"copies of one seed ({gap['mean']:+.3f} {_interval(gap)}); no sign of private conventions.")
+    if control_gap is None or control_gap["ci95"][0] is None or control_gap["mean"] <= 0:
+        return (f"- The gap {gap['mean']:+.3f} {_interval(gap)} holds zero; without a cost of arbitrary codes "
+                "(the permuted rule talkers' gap, the `crossplay` part, above zero) there is no scale to say "
+                "whether it rules a cost out.")
+    scale = control_gap["mean"]
+    if high < scale:
+        return (f"- **The gap decides: no private conventions at the scale that matters.** Its interval "
+                f"{_interval(gap)} holds zero and lies below {scale:+.3f}, what partners lose when their token "
+                "codes are arbitrary by construction (the permuted rule talkers above): seeds trained apart "
+                "understand each other about as well as copies of one seed.")
+    return (f"- The gap {gap['mean']:+.3f} {_interval(gap)} holds zero but reaches the permuted rule talkers' "
+            f"{scale:+.3f}: it does not decide; more deals per cell would.")
 
 
 def _pooled_line(pooled: dict) -> str:

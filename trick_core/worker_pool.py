@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -101,8 +102,33 @@ def _end_with_parent(parent: int, initializer: Callable[[], None] | None) -> Non
         os._exit(1)
 
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+    one_thread_per_worker()
     if initializer is not None:
         initializer()
+
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+"""The thread counts of torch's and numpy's libraries, read when they are loaded."""
+
+
+def one_thread_per_worker() -> None:
+    """Run in each worker before its first job: the workers are the parallelism, so numpy's BLAS, torch
+    and numba's parallel loops get one thread each. Libraries already loaded are told directly
+    (``threadpoolctl``: numpy's OpenBLAS is loaded with numpy, in the fork server, before any worker
+    exists); one loaded later (a fork server's worker imports torch only when it builds its first neural
+    agent) reads the environment. Without this, each worker's BLAS pool (a thread spinning between calls)
+    made a neural agent's match on two workers about twice as slow on two cores."""
+    from threadpoolctl import threadpool_limits
+
+    for variable in THREAD_VARIABLES:
+        os.environ[variable] = "1"
+    threadpool_limits(limits=1)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+    numba = sys.modules.get("numba")
+    if numba is not None:
+        numba.set_num_threads(1)
 
 
 def _has_died(pid: int) -> bool:

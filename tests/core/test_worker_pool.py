@@ -109,3 +109,28 @@ def test_a_stopped_run_ends_at_once_and_leaves_no_worker(stop):
     assert done.returncode == expected, done.stderr[-2000:]
     if stop == "ctrl_c":
         assert "KeyboardInterrupt" in done.stderr, done.stderr[-2000:]
+
+
+def thread_counts(_job: int) -> dict:
+    """Run in a worker: the thread pools of numpy's BLAS and torch, each imported there if not yet loaded."""
+    import numpy  # noqa: F401  (loads its BLAS, if the fork server has not)
+    from threadpoolctl import threadpool_info
+
+    pools = {f"{pool['internal_api']} {pool['filepath']}": pool["num_threads"] for pool in threadpool_info()}
+    import torch
+
+    return {**pools, "torch": torch.get_num_threads()}
+
+
+def test_each_worker_runs_its_libraries_on_one_thread():
+    """The workers are the parallelism: a worker's numpy BLAS (loaded in the fork server, before the worker
+    exists) and its torch (imported only in the worker) each get one thread, where their own default is
+    every core (a spinning BLAS pool per worker made two workers' neural matches about twice slower)."""
+    pytest.importorskip("torch")
+    from agents.arena import _worker_context
+
+    counts = map_in_workers(thread_counts, [(0,), (1,)], 2, mp_context=_worker_context())
+    for per_worker in counts:
+        assert per_worker["torch"] == 1
+        assert any("blas" in name for name in per_worker), per_worker  # numpy's BLAS is among the pools
+        assert set(per_worker.values()) == {1}, per_worker

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from experiments.signalling_args import Args
-from experiments.signalling_report import _learned_limit
+from experiments.signalling_report import _learned_gap_verdict, _learned_limit
 from experiments.signalling_study import PARTS, _cpu_after_rerun, main
 from signalling.population import shipped_seeds
 
@@ -66,6 +66,22 @@ def test_the_learned_limit_says_what_the_seeds_allow():
     assert "Shipped since" in one and "`plain` seeds 2" in one  # seed 2 is shipped but not studied
     two = _learned_limit({"plain": {"seeds": {"1": {}, "2": {}}}, "otherplay": {"seeds": {"1": {}, "2": {}}}}, both)
     assert "2 seeds `otherplay`" in two and "needs two or more" not in two and "Shipped since" not in two
+
+
+def _gap(low, high):
+    return {"mean": (low + high) / 2, "ci95": [low, high]}
+
+
+@pytest.mark.parametrize(("gap", "control", "verdict"), [
+    (_gap(0.05, 0.40), _gap(0.03, 0.40), "decides: the seeds' conventions differ"),
+    (_gap(-0.40, -0.05), _gap(0.03, 0.40), "decides the other way"),
+    (_gap(-0.15, 0.15), _gap(0.03, 0.40), "decides: no private conventions"),  # below the control's +0.215
+    (_gap(-0.10, 0.30), _gap(0.03, 0.40), "does not decide"),  # reaches the control's +0.215
+    (_gap(-0.10, 0.10), None, "no scale"),
+    (_gap(-0.10, 0.10), _gap(-0.30, -0.10), "no scale"),  # a control without a cost is no scale
+])
+def test_the_learned_gap_decides_only_where_its_interval_allows(gap, control, verdict):
+    assert verdict in _learned_gap_verdict(gap, control)
 
 
 def test_a_rerun_replaces_the_cpu_of_the_parts_it_reruns():
