@@ -33,20 +33,21 @@ class Args:
     """deals logged per cross-play agent for its metrics (its causal influence: the first influence_hands)"""
     trained_seeds: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5])
     """seeds of the trained token population (signalling/population) in its cross-play matrix; none: skip it"""
-    trained_deals: int = 100
+    trained_deals: int = 300
     """deals per cell of the trained population's cross-play matrix (a neural decision costs 1-3 ms)"""
     learned_seeds: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5])
     """seeds of the learned talkers (signalling/learned, each population) to study; none: skip them"""
-    learned_deals: int = 1000
-    """deals of each learned talker's match, and of the same team muted, against the silent, deaf rules"""
-    learned_overheard_deals: int = 500
+    learned_deals: int = 2000
+    """deals of each learned talker's match, and of the same team muted, against the silent, deaf rules (a
+    seed's talk worth: about ±0.11 per hand at 2,000 deals, ±0.16 at 1,000)"""
+    learned_overheard_deals: int = 1000
     """deals of each learned talker's match against itself muted (opponents that overhear and know the code)"""
     learned_log_deals: int = 150
     """deals of each learned talker's logged self-play (its metrics and token meanings)"""
-    learned_crossplay_deals: int = 200
+    learned_crossplay_deals: int = 400
     """deals per cell of each learned population's cross-play matrix; the cells grow as the square of the
-    seeds (4 at two seeds a population, 25 at five), and every cell plays the same deals, so the gap of a
-    deal averages more cells as the seeds grow (two seeds took 600 per cell for an interval of about ±0.17)"""
+    seeds (25 at five seeds a population), and every cell plays the same deals, so the gap of a deal averages
+    more cells as the seeds grow (five seeds at 200 per cell: an interval of about ±0.14)"""
     partner_hands: int = 80
     """ace-call hands per game and agent type for the hidden-partner study"""
     partner_agents: list[str] = field(default_factory=lambda: ["rules", "pimc", "random"])

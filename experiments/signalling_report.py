@@ -3,6 +3,9 @@ its results."""
 
 from __future__ import annotations
 
+import json
+import os
+
 from .signalling_args import Args
 
 
@@ -115,7 +118,7 @@ def write_report(args: Args, results: dict, path: str, seconds: dict) -> None:
     lines += _report_metrics(results)
     lines += _report_influence(results)
     lines += _report_crossplay(args, results)
-    lines += _report_learned(results)
+    lines += _report_learned(results, os.path.join(args.out, "signalling"))
     lines += _report_partners(results)
     lines += _report_limits(results)
     with open(path, "w", encoding="utf-8") as out:
@@ -399,11 +402,20 @@ DECIDING_MATCH = (
     "seeds' talk was not, and head to head against its muted twin (the opponents overhear) no seed's was.")
 
 
-def _report_learned(results: dict) -> list[str]:
+FIXED_MATCHES = "learned_{population}_talk_worth_5seeds_3000_seed6403.json"
+"""The population matches fixed in advance on fresh deals (``python -m signalling.talk_worth --population P
+--deals 3000 --seed 6403 --json docs/signalling/<this>``), in the study's folder: the report quotes them
+where they are on file."""
+
+
+def _report_learned(results: dict, folder: str) -> list[str]:
     learned = results.get("learned")
-    lines = ["## Learned talk", "", LEARNED, "", WITHOUT_THE_BIAS, "", DECIDING_MATCH, ""]
+    lines = ["## Learned talk", "", LEARNED, ""]
     if not learned:
-        return lines + ["No learned talker is shipped for this run's `--learned-seeds` (`signalling/learned/`).", ""]
+        return lines + [WITHOUT_THE_BIAS, "", DECIDING_MATCH, "",
+                        "No learned talker is shipped for this run's `--learned-seeds` (`signalling/learned/`).", ""]
+    lines += _learned_answers(learned, results.get("crossplay"), folder)
+    lines += [WITHOUT_THE_BIAS, "", DECIDING_MATCH, ""]
     for population, entry in learned.items():
         lines += [f"### Population `{population}`", ""]
         lines += _table_head("| seed | PPO decisions | CPU minutes | talking vs silent rules | muted vs silent rules "
@@ -436,6 +448,52 @@ def _report_learned(results: dict) -> list[str]:
             control = results.get("crossplay")
             lines += [_learned_gap_verdict(matrix["gap"], control["gap"] if control else None), ""]
     return lines
+
+
+def _learned_answers(learned: dict, control: dict | None, folder: str) -> list[str]:
+    """The section's answers, population by population, from this run's numbers and the fixed matches on
+    file: do the learned teams beat the silent rules, is their talk worth anything, do the gaps decide."""
+    lines = ["**What the learned talk says** (this run, and the fixed matches on file):", ""]
+    for population, entry in learned.items():
+        seeds = entry["seeds"]
+        beat = [seed for seed, row in seeds.items() if row["against_silent_rules"]["first_units"]["ci95"][0] > 0]
+        worth = [seed for seed, row in seeds.items() if row["against_silent_rules"]["difference"]["ci95"][0] > 0]
+        head = [seed for seed, row in seeds.items() if row["talking_vs_muted"]["ci95"][0] > 0]
+        pooled = entry.get("talk_worth_pooled")
+        text = (f"- `{population}`: {len(beat)} of {len(seeds)} seeds beat the silent rules significantly; the "
+                f"talk is worth significantly more than silence against deaf opponents for "
+                f"{_seed_list(worth)}, head to head against the muted twin for {_seed_list(head)}")
+        if pooled:
+            text += f"; pooled over the seeds {pooled['mean']:+.3f} {_interval(pooled)} ({_significance(pooled)})"
+        fixed = _fixed_match(folder, population)
+        if fixed:
+            text += (f"; on {fixed['deals']:,} fresh deals fixed in advance (seed {fixed['seed']}, "
+                     f"`signalling/{FIXED_MATCHES.format(population=population)}`) pooled "
+                     f"**{fixed['pooled']['mean']:+.3f} {_interval(fixed['pooled'])}** "
+                     f"({_significance(fixed['pooled'])}), seeds "
+                     + ", ".join(f"{seed}: {row['difference']['mean']:+.3f} {_interval(row['difference'])}"
+                                 for seed, row in fixed["seeds"].items()))
+        if entry.get("crossplay"):
+            gap = entry["crossplay"]["gap"]
+            text += f". Cross-play gap {gap['mean']:+.3f} {_interval(gap)}"
+            text += " (decides, below)" if "decides" in _learned_gap_verdict(gap, control and control["gap"]) else ""
+            if pooled and not pooled["significant"]:
+                text += ("; where the talk is worth nothing measurable, a gap has little to cost, so a gap near "
+                         "zero says little about how private the codes are")
+        lines.append(text + ".")
+    return lines + [""]
+
+
+def _seed_list(seeds: list[str]) -> str:
+    return "no seed" if not seeds else ("seed " if len(seeds) == 1 else "seeds ") + ", ".join(seeds)
+
+
+def _fixed_match(folder: str, population: str) -> dict | None:
+    path = os.path.join(folder, FIXED_MATCHES.format(population=population))
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as data:
+        return json.load(data)
 
 
 def _learned_gap_verdict(gap: dict, control_gap: dict | None) -> str:

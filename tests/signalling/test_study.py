@@ -7,7 +7,7 @@ import json
 import pytest
 
 from experiments.signalling_args import Args
-from experiments.signalling_report import _learned_gap_verdict, _learned_limit
+from experiments.signalling_report import FIXED_MATCHES, _learned_answers, _learned_gap_verdict, _learned_limit
 from experiments.signalling_study import PARTS, _cpu_after_rerun, main
 from signalling.population import shipped_seeds
 
@@ -90,3 +90,22 @@ def test_a_rerun_replaces_the_cpu_of_the_parts_it_reruns():
     assert after == {"cpu_parts": {"metrics": 30.0, "learned": 20.0}, "cpu": 65.0}
     # results from before the per-part count keep their total: it cannot lose what it does not itemize
     assert _cpu_after_rerun({"cpu": 100.0}, {"learned": 20.0}, 25.0) == {"cpu": 125.0}
+
+
+def _seed_row(talking, worth, head):
+    return {"against_silent_rules": {"first_units": _gap(*talking), "difference": _gap(*worth)},
+            "talking_vs_muted": _gap(*head)}
+
+
+def test_the_learned_answers_count_the_seeds_and_quote_the_fixed_match_on_file(tmp_path):
+    seeds = {"1": _seed_row((0.2, 1.0), (0.05, 0.4), (-0.3, 0.3)), "2": _seed_row((-0.1, 0.9), (-0.2, 0.2), (0.1, 0.5))}
+    learned = {"otherplay": {"seeds": seeds, "talk_worth_pooled": {**_gap(-0.02, 0.12), "significant": False},
+                             "crossplay": {"gap": _gap(-0.1, 0.1)}}}
+    fixed = {"deals": 3000, "seed": 6403, "pooled": _gap(0.01, 0.09), "seeds": {"1": {"difference": _gap(0.0, 0.2)}}}
+    (tmp_path / FIXED_MATCHES.format(population="otherplay")).write_text(json.dumps(fixed))
+    text = "\n".join(_learned_answers(learned, {"gap": _gap(0.03, 0.40)}, str(tmp_path)))
+    assert "1 of 2 seeds beat the silent rules" in text
+    assert "deaf opponents for seed 1," in text and "muted twin for seed 2" in text
+    assert "3,000 fresh deals" in text and "+0.050 [+0.010, +0.090]" in text
+    assert "(decides, below)" in text and "a gap has little to cost" in text
+    assert "fresh deals" not in "\n".join(_learned_answers(learned, None, str(tmp_path / "elsewhere")))
