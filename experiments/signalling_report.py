@@ -618,6 +618,13 @@ def _learned_limit(learned: dict, shipped: dict[str, list[int]] | None = None) -
             f"(`python -m signalling.learned --seed k [--population otherplay]`, then `--parts learned`).{later}")
 
 
+LEARNED_SCALE_LIMIT = (
+    "- A learned gap decides against private conventions by lying below the permuted rule talkers' gap, a point "
+    "estimate with an interval of its own (the control's row above): a smaller cost of private codes would go "
+    "unseen. A population's pooled talk worth holds its five networks fixed: it says that these networks' talk "
+    "pays on average, not that every training run's would (seed by seed the worth varies, above).")
+
+
 def _report_limits(results: dict) -> list[str]:
     trained = [
         "- The trained population is small and cheap (a few seeds of a few CPU minutes each) and every seed starts "
@@ -628,7 +635,7 @@ def _report_limits(results: dict) -> list[str]:
         "`signalling/population/` (the recipe is in the docstring of `signalling.population`). Once they are, "
         "`python -m experiments.signalling_study --parts crossplay_trained` adds its section to this report.",
     ]
-    learned = [_learned_limit(results["learned"])] if results.get("learned") else []
+    learned = [_learned_limit(results["learned"]), LEARNED_SCALE_LIMIT] if results.get("learned") else []
     return [
         "## Limits",
         "",
