@@ -4,7 +4,9 @@ Other-Play (Hu, Lerer, Peysakhovich and Foerster, 2020) trains a policy against 
 the game is transformed by a random symmetry of the game, so that a convention cannot hang on an arbitrary
 label: in Hanabi it raised cross-play between independently trained agents from 2.52 to 15.32 points.
 Knüffeln's ``talk="tokens:N"`` has such a symmetry: the N tokens have no preset meaning, so any permutation
-of their labels leaves the game unchanged (silence is not a token and stays fixed).
+of their labels leaves the game unchanged (silence is not a token and stays fixed). The suits offer no
+such symmetry: the five permanent Oles are fixed cards (``H2 > C4 > S8 > H9 > D9``, two of them hearts), so
+a permutation of the suits changes which cards are Oles, free cards and beaters, and with it the game.
 
 ``TokenRelabelledEnv`` wraps a Knüffeln batch env of token talk. In each hand (row) every seat draws its
 own permutation ``sigma`` of the token numbers; the seat to act sees every utterance of the talk block
