@@ -112,14 +112,16 @@ def test_a_stopped_run_ends_at_once_and_leaves_no_worker(stop):
 
 
 def thread_counts(_job: int) -> dict:
-    """Run in a worker: the thread pools of numpy's BLAS and torch, each imported there if not yet loaded."""
+    """Run in a worker: the threads of numpy's BLAS, torch and numba's parallel loops (numba's own count:
+    it runs its loops on that many threads of its OpenMP pool, whatever the pool's default)."""
     import numpy  # noqa: F401  (loads its BLAS, if the fork server has not)
     from threadpoolctl import threadpool_info
 
-    pools = {f"{pool['internal_api']} {pool['filepath']}": pool["num_threads"] for pool in threadpool_info()}
+    blas = {pool["filepath"]: pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+    import numba
     import torch
 
-    return {**pools, "torch": torch.get_num_threads()}
+    return {"blas": blas, "torch": torch.get_num_threads(), "numba": numba.get_num_threads()}
 
 
 def test_each_worker_runs_its_libraries_on_one_thread():
@@ -131,6 +133,5 @@ def test_each_worker_runs_its_libraries_on_one_thread():
 
     counts = map_in_workers(thread_counts, [(0,), (1,)], 2, mp_context=_worker_context())
     for per_worker in counts:
-        assert per_worker["torch"] == 1
-        assert any("blas" in name for name in per_worker), per_worker  # numpy's BLAS is among the pools
-        assert set(per_worker.values()) == {1}, per_worker
+        assert per_worker["torch"] == 1 and per_worker["numba"] == 1, per_worker
+        assert per_worker["blas"] and set(per_worker["blas"].values()) == {1}, per_worker  # numpy's BLAS

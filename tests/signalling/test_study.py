@@ -7,7 +7,7 @@ import json
 import pytest
 
 from experiments.signalling_args import Args
-from experiments.signalling_report import FIXED_MATCHES, _learned_answers, _learned_gap_verdict, _learned_limit
+from experiments.signalling_report_learned import FIXED_MATCHES, _learned_answers, _learned_gap_verdict, learned_limit
 from experiments.signalling_study import PARTS, _cpu_after_rerun, main
 from signalling.population import shipped_seeds
 
@@ -61,10 +61,10 @@ def test_quick_study_writes_report_plots_and_results_and_reruns_a_part(tmp_path)
 
 def test_the_learned_limit_says_what_the_seeds_allow():
     both = {"plain": [1, 2], "otherplay": [1, 2]}
-    one = _learned_limit({"plain": {"seeds": {"1": {}}}, "otherplay": {"seeds": {"1": {}}}}, both)
+    one = learned_limit({"plain": {"seeds": {"1": {}}}, "otherplay": {"seeds": {"1": {}}}}, both)
     assert "1 seed `plain`" in one and "needs two or more" in one
     assert "Shipped since" in one and "`plain` seeds 2" in one  # seed 2 is shipped but not studied
-    two = _learned_limit({"plain": {"seeds": {"1": {}, "2": {}}}, "otherplay": {"seeds": {"1": {}, "2": {}}}}, both)
+    two = learned_limit({"plain": {"seeds": {"1": {}, "2": {}}}, "otherplay": {"seeds": {"1": {}, "2": {}}}}, both)
     assert "2 seeds `otherplay`" in two and "needs two or more" not in two and "Shipped since" not in two
 
 
