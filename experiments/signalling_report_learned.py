@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from .signalling_report import _bits, _interval, _matrix_lines, _significance, _table_head
+from .signalling_report_format import _bits, _interval, _matrix_lines, _significance, _table_head
 
 LEARNED = (
     "Knüffeln teams of talk `tokens:8` whose talk is learned from scratch (`signalling.learned`): the card play "

@@ -129,6 +129,8 @@ def one_thread_per_worker() -> None:
     numba = sys.modules.get("numba")
     if numba is not None:
         numba.set_num_threads(1)
+    else:  # read when numba is imported (it may not change once numba has started its threads)
+        os.environ["NUMBA_NUM_THREADS"] = "1"
 
 
 def _has_died(pid: int) -> bool:
