@@ -12,7 +12,7 @@
 | ``nested_pimc`` | ``pimc_random``, with bids, calls, doubles and turns scored by simulated hands (same module) |
 | ``neural`` | a trained network (``agents.neural``): the checkpoint shipped for the game, or ``neural[path=...]`` |
 | ``pimc_neural`` | the ``pimc`` search with that network playing the playouts (``agents.search.pimc_neural``; |
-| | ``pimc_neural[path=...,samples=...]``) |
+| | ``pimc_neural[path=...,samples=...,candidates=...]``) |
 | ``ismcts`` | compiled information-set MCTS (SO-ISMCTS) with the ``pimc`` playouts (``agents.search.ismcts``) |
 | ``pimc_dd`` | determinized search, the last tricks of every sampled world solved exactly (``agents.search.pimc_dd``; |
 | | ``pimc_dd[worlds=...,inference=...]``) |
@@ -39,7 +39,7 @@ BUILTIN_AGENTS = {
     "pimc_random": ("agents.search", "PIMCAgent"),
     "nested_pimc": ("agents.search", "NestedPIMCAgent"),
     "neural": ("agents.neural", "make_agent"),
-    "pimc_neural": ("agents.search.pimc_neural", "NeuralPIMCAgent"),
+    "pimc_neural": ("agents.search.pimc_neural", "make_pimc_neural"),
     "ismcts": ("agents.search", "ISMCTSAgent"),
     "pimc_dd": ("agents.search.pimc_dd", "make_pimc_dd"),
 }

@@ -16,6 +16,13 @@ def positive_int(value, what: str) -> int:
     return int(value)
 
 
+def non_negative_int(value, what: str) -> int:
+    """``value`` as an int of at least 0, or ``ValueError`` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 0:
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
 def probability(value, what: str) -> float:
     """``value`` as a float in [0, 1], or ``ValueError`` naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:

@@ -23,10 +23,18 @@ the ``neural`` agent at all four seats in a world that is only a guess. ``pimc``
 hand-written heuristics instead; this agent asks whether the network is the better model of the rest of
 the hand.
 
+``candidates=k`` (default 0: every legal action) searches only the network's ``k`` best legal actions
+(by its acting head's scores) and plays the best of them by the search; ``candidates=1`` is the network
+itself. Fewer candidates cost less and leave the search less room to pick an action whose mean over a
+few guessed worlds is high by chance or by what the worlds ignore (the worlds are drawn from legality
+alone, not from what the other seats' talk and play say about their cards): in Knüffeln, where a seat
+has up to twice as many legal actions as in Schafkopf (every card, face up or turned), that room costs
+the search most (``docs/training.md``, the ``pimc_neural`` section).
+
 Cost per decision: ``samples`` compiled redeals and ``samples * legal actions`` hands played to their end,
 a network forward pass (numpy) over all of them per step. A forced move costs nothing.
 
-Use: ``agents.make("pimc_neural", game, samples=..., search=..., path=...)`` or
+Use: ``agents.make("pimc_neural", game, samples=..., search=..., candidates=..., path=...)`` or
 ``"pimc_neural[samples=32,search=all]"`` in the arena. Only the table configuration the checkpoint was
 trained on is supported (a clear error otherwise).
 """
@@ -39,7 +47,8 @@ import numpy as np
 
 from trick_core import drivers
 from trick_core.bits import make_rng
-from trick_core.registry import kernel_module, make_env
+from trick_core.checks import non_negative_int
+from trick_core.registry import game_spec, kernel_module, make_env
 
 from ..base import ActionValueAgent, card_actions, legal_actions, positive_int, seat_of
 from ..neural.checkpoint import load_agent_policy
@@ -64,10 +73,12 @@ class NeuralPIMCAgent(ActionValueAgent):
         path: str | None = None,
         head: str | None = None,
         search: str = "cards",
+        candidates: int = 0,
         seed: int | None = None,
     ) -> None:
         super().__init__(game, seed)
         self.samples = positive_int(samples, "samples")
+        self.candidates = non_negative_int(candidates, "candidates")
         if search not in SEARCH_SCOPES:
             raise ValueError(f"search must be one of {SEARCH_SCOPES}, got {search!r}")
         self.search_scope = search
@@ -82,23 +93,38 @@ class NeuralPIMCAgent(ActionValueAgent):
         self.inconsistent_worlds = 0
 
     def act(self, env, agent: str) -> int:
-        if self.search_scope == "cards":
-            legal = legal_actions(env, agent)
-            if legal.size > 1 and not card_actions(env)[legal].any():
-                self.check_table(env)
-                self.decisions += 1
-                return self._network_choice(env, agent, legal)
-        return super().act(env, agent)
+        legal = legal_actions(env, agent)
+        if legal.size == 1:
+            return super().act(env, agent)
+        self.check_table(env)
+        self.decisions += 1
+        if self.search_scope == "cards" and not card_actions(env)[legal].any():
+            return self._network_choice(env, agent, legal)
+        candidates = self._candidates(env, agent, legal)
+        if candidates.size == 1:
+            return int(candidates[0])
+        return int(candidates[int(np.argmax(self.action_values(env, agent, candidates)))])
+
+    def _candidates(self, env, agent: str, legal: np.ndarray) -> np.ndarray:
+        """The legal actions the search values: the network's ``candidates`` best (in index order), or all
+        of them (``candidates=0``)."""
+        if not self.candidates or legal.size <= self.candidates:
+            return legal
+        scores = self._network_scores(env, agent)[legal]
+        return np.sort(legal[np.argsort(-scores, kind="stable")[: self.candidates]])
 
     def _network_choice(self, env, agent: str, legal: np.ndarray) -> int:
-        """The ``neural`` agent's action: the best legal score of the network on the seat's observation as
-        the network was trained on it, read in a batch env from any world consistent with what the seat
-        knows (the seat's own view of it is exact; the table may give another ``observation_type``)."""
+        """The ``neural`` agent's action: the best legal score of the network."""
+        return int(legal[np.argmax(self._network_scores(env, agent)[legal])])
+
+    def _network_scores(self, env, agent: str) -> np.ndarray:
+        """The network's score of every action on the seat's observation as the network was trained on
+        it, read in a batch env from any world consistent with what the seat knows (the seat's own view
+        of it is exact; the table may give another ``observation_type``)."""
         world = env.unwrapped.sampled_kernel_state(agent, 0)
         step = self._evaluator(1).env.load_states(world[None, :], rows=np.zeros(1, dtype=np.int64),
                                                    _from_this_process=True)
-        scores = self.policy.scores(step.observation)[0]
-        return int(legal[np.argmax(scores[legal])])
+        return self.policy.scores(step.observation)[0]
 
     def action_values(self, env, agent: str, legal: np.ndarray | None = None) -> np.ndarray:
         """Mean settlement of ``agent``'s seat after each legal action (in the order of ``legal``), the
@@ -166,3 +192,10 @@ class NeuralPIMCAgent(ActionValueAgent):
     def __repr__(self) -> str:
         return (f"NeuralPIMCAgent(game={self.game!r}, samples={self.samples}, search={self.search_scope!r}, "
                 f"path={str(self.path)!r})")
+
+
+def make_pimc_neural(game: str, **kwargs) -> NeuralPIMCAgent:
+    """The built-in ``pimc_neural`` of ``game`` (``agents.make("pimc_neural", game, **kwargs)``), with the
+    game spec's ``agent_defaults`` filling in what ``kwargs`` leaves out (Knüffeln searches more worlds and
+    fewer candidates: the module docstring says why)."""
+    return NeuralPIMCAgent(game, **{**game_spec(game).agent_options("pimc_neural"), **kwargs})

@@ -25,6 +25,8 @@ SPEC = GameSpec(
     },
     agent_defaults={
         "ismcts": {"epsilon": 0.1},  # the playouts' epsilon of Knüffeln's pimc (agents/search/knuffeln.py)
+        # more worlds and only the network's three best actions searched: see agents/search/pimc_neural.py
+        "pimc_neural": {"samples": 24, "candidates": 3},
     },
     seating="agents.seatings:knuffeln_seatings",
     browser="play.views.knuffeln:KNUFFELN",

@@ -92,3 +92,35 @@ def test_search_cards_leaves_decisions_without_a_card_play_to_the_network(game):
                 searched += 1
             env.step(action)
     assert left_to_network > 0 and searched > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_candidates_limit_the_search_to_the_networks_best_actions(game):
+    """``candidates=1`` is the network itself (no search); ``candidates=k`` plays one of the network's k
+    best legal actions, searching only where the position has more than k."""
+    neural = make("neural", game)
+    only_best = make("pimc_neural", game, samples=2, candidates=1)
+    top_two = make("pimc_neural", game, samples=2, candidates=2)
+    compared = 0
+    for table in choice_positions(game, 6, seed=91):
+        seat = table.agent_selection
+        legal = np.asarray(table.legal_actions())
+        assert only_best.act(table, seat) == neural.act(table, seat)
+        scores = top_two._network_scores(table, seat)[legal]
+        best_two = set(legal[np.argsort(-scores, kind="stable")[:2]].tolist())
+        assert top_two.act(table, seat) in best_two
+        compared += 1
+    assert compared == 6 and only_best.searches == 0
+    with pytest.raises(ValueError, match="candidates"):
+        make("pimc_neural", game, candidates=-1)
+
+
+def test_the_game_spec_gives_the_defaults_and_arguments_override_them():
+    if "knuffeln" not in GAMES:
+        pytest.skip("no checkpoint shipped for knuffeln")
+    from trick_core.registry import game_spec
+
+    defaults = game_spec("knuffeln").agent_options("pimc_neural")
+    agent = make("pimc_neural", "knuffeln")
+    assert defaults and all(getattr(agent, key) == value for key, value in defaults.items())
+    assert make("pimc_neural", "knuffeln", candidates=0).candidates == 0
