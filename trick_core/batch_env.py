@@ -20,7 +20,7 @@ from gymnasium.vector.utils import batch_space
 
 from . import batch_loops
 from .aec import TrickTakingEnv
-from .checks import check_seed, positive_int
+from .checks import check_seed, non_negative_int, positive_int
 from .env_options import OBSERVATION_TYPES
 from .state_check import checked_states
 
@@ -197,8 +197,7 @@ class RandomHandPlayer:
     def play(self, num_hands: int, seed: int = 0, num_threads: int | None = None) -> np.ndarray:
         """Play ``num_hands`` hands over ``num_threads`` numba threads (None: all); return the settlement
         summed per seat. The hands depend on ``seed`` only, not on the number of threads."""
-        if isinstance(num_hands, bool) or not isinstance(num_hands, (int, np.integer)) or num_hands < 0:
-            raise ValueError(f"num_hands must be a non-negative integer, got {num_hands!r}")
+        num_hands = non_negative_int(num_hands, "num_hands")
         check_num_threads(num_threads)
         seed = check_seed(seed, self.game)
         loops = batch_loops.specialise(self._kernel, self.game, num_threads != 1)

@@ -28,8 +28,8 @@ the hand.
 itself. Fewer candidates cost less and leave the search less room to pick an action whose mean over a
 few guessed worlds is high by chance or by what the worlds ignore (the worlds are drawn from legality
 alone, not from what the other seats' talk and play say about their cards): in Knüffeln, where a seat
-has up to twice as many legal actions as in Schafkopf (every card, face up or turned), that room costs
-the search most (``docs/training.md``, the ``pimc_neural`` section).
+may play any card it holds, face up or turned (up to twice as many legal actions as cards), that room
+costs the search most (``docs/training.md``, the ``pimc_neural`` section).
 
 Cost per decision: ``samples`` compiled redeals and ``samples * legal actions`` hands played to their end,
 a network forward pass (numpy) over all of them per step. A forced move costs nothing.
@@ -191,7 +191,7 @@ class NeuralPIMCAgent(ActionValueAgent):
 
     def __repr__(self) -> str:
         return (f"NeuralPIMCAgent(game={self.game!r}, samples={self.samples}, search={self.search_scope!r}, "
-                f"path={str(self.path)!r})")
+                f"candidates={self.candidates}, path={str(self.path)!r})")
 
 
 def make_pimc_neural(game: str, **kwargs) -> NeuralPIMCAgent:
