@@ -10,7 +10,11 @@ command in ``agents/neural/checkpoints/<game>.json``): every option given on the
    processes, and a network learns to imitate them (policy head) and to predict their returns (value
    and Q heads);
 2. ``experiments/<algo>.py`` (``ppo`` by default) continues from that network until the budget is
-   spent (what the warm start used is deducted).
+   spent (what the warm start used is deducted, and what the third stage keeps);
+3. where the recipe has it (Bavarian), weight averaging (``--average-decisions``): the same script continues
+   the RL stage's network for that many decisions with another seed, and the network shipped is the mean of
+   the weights of the RL stage's network and of the continuation's checkpoints every ``--average-every``
+   decisions (``experiments/average.py``): in Bavarian that mean beat the RL stage's network head to head.
 
 The budget is counted in CPU minutes (this process, its threads and its finished workers): on a machine
 whose cores other work shares, wall time says more about the other work than about the training. The
@@ -18,10 +22,12 @@ Palatinate and Asserufen recipes keep the wall limit their shipped runs had too;
 networks shipped now were trained without one (a wall limit had stopped their first runs before their CPU
 budgets on a loaded machine): ``--budget-wall-minutes inf`` counts CPU only. The RL stage also ends at
 ``--total-decisions`` (30 M, the scripts' default), which ended both of those runs before their CPU budgets;
-Bavarian's recipe raises it to 90 M (its curve against ``rules`` still rose at 30 M and at 60 M) within 150 CPU
-minutes (the shipped run used 116).
-The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm`` and ``.../rl``;
-``python -m agents.neural.ship --checkpoint .../rl/final.pt`` ships the result with its record.
+Bavarian's recipe raises it to 90 M (its curve against ``rules`` still rose at 30 M and at 60 M) and adds a
+36 M-decision weight-averaging stage, within 180 CPU minutes, 55 of them kept for the third stage (the shipped
+network's stages used 116 and 49).
+The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm``, ``.../rl`` and ``.../average``;
+``python -m agents.neural.ship --checkpoint .../rl/final.pt`` (or ``.../average/average.pt``) ships the result
+with its record.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from pathlib import Path
 import tyro
 
 from agents.neural.training import cpu_seconds, run_name
-from experiments import dmc, mcpi, ppo, warm_start
+from experiments import average, dmc, mcpi, ppo, warm_start
 from experiments.common import GameArgs, check_args, checked
 
 ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
@@ -56,6 +62,12 @@ class Recipe:
     eval_hands: int
     rl: tuple[str, ...] = ()
     """the game's own ``--rl`` settings, applied after ``RL_RECIPE`` and before the command line's"""
+    average_decisions: int = 0
+    """decisions of the weight-averaging stage's continuation (0: no such stage)"""
+    average_every: int = 9_000_000
+    """decisions between the continuation's checkpoints that are averaged"""
+    average_cpu_minutes: float = 0.0
+    """CPU minutes of the budget kept for the weight-averaging stage"""
 
 
 RECIPES = {
@@ -104,8 +116,23 @@ class Args(GameArgs):
     eval_hands: int | None = None
     """deals of each evaluation against rules, the same deals every time (the warm start's final one too;
     0: none; default: the game's recipe)"""
+    average_decisions: int | None = None
+    """3. weight averaging: continue the RL stage's network this many more decisions (seed + 10, its other
+    settings the RL stage's), then ship the mean of the weights of the RL stage's network and of the
+    continuation's checkpoint every ``average_every`` decisions (``experiments/average.py``); 0: no such stage
+    (default: the game's recipe)"""
+    average_every: int | None = None
+    """decisions between the averaged checkpoints of the continuation (default: the game's recipe)"""
+    average_cpu_minutes: float | None = None
+    """CPU minutes of ``budget_cpu_minutes`` kept for the weight-averaging stage (the RL stage ends that much
+    earlier; the stage then has what is left; default: the game's recipe)"""
     progress: bool = True
     """show progress bars"""
+
+
+AVERAGE_SEED_OFFSET = 10
+"""The continuation of the weight-averaging stage plays other hands than the RL stage: its seed is the
+pipeline's plus this (the Bavarian continuation that first showed the gain: seed 11 after seed 1)."""
 
 
 def with_recipe(args: Args) -> Args:
@@ -152,8 +179,16 @@ def rl_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: float
     return tyro.cli(module.Args, args=command)
 
 
+def average_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: float, wall_minutes: float | None):
+    """The weight-averaging stage's continuation: the RL stage's ``Args`` from ``init_from`` (its network),
+    with its own seed, length, checkpoints and budget."""
+    stage = rl_args(args, run_dir, init_from, cpu_minutes, wall_minutes)
+    return dataclasses.replace(stage, seed=args.seed + AVERAGE_SEED_OFFSET, total_decisions=args.average_decisions,
+                               eval_every=args.average_every)
+
+
 def check_pipeline(args: Args) -> None:
-    """The pipeline's options and those of both stages, checked before the warm start plays its first hand
+    """The pipeline's options and those of its stages, checked before the warm start plays its first hand
     (``ValueError`` naming the first bad one)."""
     if args.algo not in ALGORITHMS:
         raise ValueError(f"algo must be one of {sorted(ALGORITHMS)}, got {args.algo!r}")
@@ -161,6 +196,34 @@ def check_pipeline(args: Args) -> None:
     check_args(args)
     rl = rl_args(args, Path(args.runs_dir) / "rl", None, args.budget_cpu_minutes, args.budget_wall_minutes)
     check_args(rl, ALGORITHMS[args.algo].ALGO, warm_started=True)
+    check_average(args)
+
+
+def check_average(args: Args) -> None:
+    """The weight-averaging stage's options (``args`` with its recipe filled in)."""
+    for name in ("average_decisions", "average_every"):
+        value = getattr(args, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < (0 if name == "average_decisions" else 1):
+            raise ValueError(f"{name} must be a {'non-negative' if name == 'average_decisions' else 'positive'} "
+                             f"integer, got {value!r}")
+    if not args.average_decisions:
+        return
+    if not 0 <= args.average_cpu_minutes < args.budget_cpu_minutes:
+        raise ValueError(f"average_cpu_minutes must lie in [0, budget_cpu_minutes={args.budget_cpu_minutes}), "
+                         f"got {args.average_cpu_minutes!r}")
+    if not args.eval_hands:
+        raise ValueError("the weight-averaging stage averages the checkpoints its evaluations write: "
+                         "eval_hands must be positive when average_decisions is")
+    if args.average_every > args.average_decisions:
+        raise ValueError(f"average_every ({args.average_every}) exceeds average_decisions "
+                         f"({args.average_decisions}): there would be one checkpoint to average")
+    stage = average_args(args, Path(args.runs_dir) / "average", None, args.average_cpu_minutes, None)
+    check_args(stage, ALGORITHMS[args.algo].ALGO, warm_started=True)
+
+
+def averaged_checkpoints(run_dir: Path) -> list[Path]:
+    """A run's evaluated checkpoints (``eval/decisions_N.pt``), in the order of N."""
+    return sorted((run_dir / "eval").glob("decisions_*.pt"), key=lambda path: int(path.stem.split("_")[1]))
 
 
 def main(args: Args) -> dict:
@@ -173,13 +236,24 @@ def main(args: Args) -> dict:
         decisions=args.teacher_decisions, epochs=args.warm_epochs, workers=args.workers, eval_hands=args.eval_hands,
         hidden=args.hidden, progress=args.progress,
     ))
-    spent_cpu = (cpu_seconds() - start_cpu) / 60
-    spent_wall = (time.perf_counter() - start_wall) / 60
-    wall_left = None if args.budget_wall_minutes is None else args.budget_wall_minutes - spent_wall
-    rl = rl_args(args, root / "rl", warm["final"], args.budget_cpu_minutes - spent_cpu, wall_left)
-    result = ALGORITHMS[args.algo].main(rl)
+    reserve = args.average_cpu_minutes if args.average_decisions else 0.0
+
+    def left() -> tuple[float, float | None]:
+        spent_cpu = (cpu_seconds() - start_cpu) / 60
+        spent_wall = (time.perf_counter() - start_wall) / 60
+        return args.budget_cpu_minutes - spent_cpu, (
+            None if args.budget_wall_minutes is None else args.budget_wall_minutes - spent_wall)
+
+    cpu_left, wall_left = left()
+    result = ALGORITHMS[args.algo].main(rl_args(args, root / "rl", warm["final"], cpu_left - reserve, wall_left))
+    final = result["final"]
+    if args.average_decisions:
+        cpu_left, wall_left = left()
+        ALGORITHMS[args.algo].main(average_args(args, root / "average", final, cpu_left, wall_left))
+        ingredients = [final, *map(str, averaged_checkpoints(root / "average"))]
+        final = average.main(average.Args(checkpoints=ingredients, out=str(root / "average" / "average.pt")))["out"]
     summary = {
-        "game": args.game, "warm_start": warm["final"], "final": result["final"],
+        "game": args.game, "warm_start": warm["final"], "rl": result["final"], "final": final,
         "cpu_minutes": (cpu_seconds() - start_cpu) / 60, "wall_minutes": (time.perf_counter() - start_wall) / 60,
         "last_evaluation": result["last_evaluation"],
     }

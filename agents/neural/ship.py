@@ -49,17 +49,22 @@ class Args:
 
 def stages(path: str | Path) -> list[dict]:
     """The training stages behind a checkpoint, oldest first, following each stage's ``init_from`` (as far
-    as those files still exist)."""
+    as those files still exist). A chain that reaches the network shipped now (a run continued from
+    ``agents/neural/checkpoints/<game>.pt``) continues with the stages of its record, whose run folders
+    may be gone."""
     chain, seen = [], set()
     current: str | None = str(path)
     while current is not None and current not in seen and Path(current).is_file():
         seen.add(current)
+        shipped = shipped_stages(current)
+        if shipped is not None:
+            return shipped + chain[::-1]
         checkpoint = load_checkpoint(current)
         training = checkpoint.get("training") or {}
         arguments = training.get("args", {})
         chain.append({
             "checkpoint": current,
-            "algo": checkpoint.get("algo"),
+            "algo": training.get("algo") or checkpoint.get("algo"),
             "command": training.get("command"),
             "seed": arguments.get("seed"),
             "commit": training.get("commit"),
@@ -70,6 +75,17 @@ def stages(path: str | Path) -> list[dict]:
         })
         current = arguments.get("init_from")
     return chain[::-1]
+
+
+def shipped_stages(path: str) -> list[dict] | None:
+    """The recorded stages of the shipped network when ``path`` is that network's file (its SHA-256 is the
+    one its record names), else None."""
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    for record_path in sorted(SHIPPED_DIR.glob("*.json")):
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        if record.get("sha256") == digest:
+            return list(record["stages"])
+    return None
 
 
 def arena_result(path: Path, game: str, opponent: str, hands: int, seed: int, workers: int) -> dict:
