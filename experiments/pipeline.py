@@ -71,7 +71,8 @@ class Recipe:
 
 
 RECIPES = {
-    "bavarian": Recipe(1_000_000, 4, 150.0, float("inf"), 600, ("total_decisions=90000000",)),
+    "bavarian": Recipe(1_000_000, 4, 180.0, float("inf"), 600, ("total_decisions=90000000",),
+                       average_decisions=36_000_000, average_cpu_minutes=55.0),
     "palatinate": Recipe(1_000_000, 4, 45.0, 100.0, 600),
     "asserufen": Recipe(1_000_000, 4, 45.0, 100.0, 400),
     "knuffeln": Recipe(500_000, 3, 80.0, float("inf"), 1000),

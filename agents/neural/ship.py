@@ -71,10 +71,20 @@ def stages(path: str | Path) -> list[dict]:
             "decisions": training.get("decisions"),
             "wall_seconds": training.get("wall_seconds"),
             "cpu_seconds": training.get("cpu_seconds"),
-            "evaluations": training.get("evaluations", []),
+            "evaluations": training.get("evaluations") or logged_evaluations(current, training.get("decisions")),
         })
         current = arguments.get("init_from")
     return chain[::-1]
+
+
+def logged_evaluations(path: str, decisions: int | None) -> list[dict]:
+    """The evaluations of a run's evaluated checkpoint (``<run>/eval/decisions_N.pt``, saved before its own
+    evaluation was played), from the run's ``evaluations.jsonl``: those up to its decisions."""
+    log = Path(path).parent.parent / "evaluations.jsonl"
+    if Path(path).parent.name != "eval" or decisions is None or not log.is_file():
+        return []
+    entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [entry for entry in entries if entry.get("decisions", decisions + 1) <= decisions]
 
 
 def shipped_stages(path: str) -> list[dict] | None:

@@ -96,7 +96,10 @@ def test_a_tiny_pipeline_ships_the_average_of_its_rl_stage_and_continuation(tmp_
     continuation = load_checkpoint(ingredients[-1])["training"]
     assert continuation["args"]["seed"] == args.seed + pipeline.AVERAGE_SEED_OFFSET
     assert continuation["args"]["init_from"] == summary["rl"] and continuation["decisions"] >= 768
-    assert [stage["algo"] for stage in ship.stages(summary["final"])] == ["warm_start", "ppo", "ppo", "average"]
+    chain = ship.stages(summary["final"])
+    assert [stage["algo"] for stage in chain] == ["warm_start", "ppo", "ppo", "average"]
+    assert [entry["decisions"] for entry in chain[2]["evaluations"]] == [256, 512, 768], \
+        "the continuation's evaluations, from its log (its checkpoints are saved before they are played)"
 
 
 @pytest.mark.parametrize(("overrides", "complaint"), [

@@ -35,6 +35,10 @@ def resolved(arguments: list[str]) -> dict:
                 if name not in NOT_THE_RECIPE | {"rl"}}
     settings.update({f"rl.{name}": value for name, value in dataclasses.asdict(stage).items()
                      if name not in {"run_dir", "progress"}})
+    if args.average_decisions:
+        stage = pipeline.average_args(args, Path("runs/average"), "rl/final.pt", args.average_cpu_minutes, None)
+        settings.update({f"average.{name}": value for name, value in dataclasses.asdict(stage).items()
+                         if name not in {"run_dir", "progress"}})
     return settings
 
 
@@ -52,8 +56,10 @@ def recipe_command(record: dict) -> str:
     if "recipe" not in record:
         assert len(commands) == 1, "the stages of one pipeline run share its command"
         return commands.pop()
-    warm, rl = record["stages"]
+    warm, rl, *averaging = record["stages"]
     recipe = resolved(pipeline_options(record["recipe"]))
+    if averaging:
+        check_averaging(recipe, *averaging)
     warm_settings = resolved(pipeline_options(warm["command"]))
     assert {key: warm_settings[key] for key in WARM_START} == {key: recipe[key] for key in WARM_START}
     words = shlex.split(rl["command"])
@@ -63,6 +69,31 @@ def recipe_command(record: dict) -> str:
         {key[3:]: value for key, value in recipe.items()
          if key.startswith("rl.") and key[3:] not in SET_BY_A_RESUME}
     return record["recipe"]
+
+
+NOT_WHAT_IT_LEARNS = {"eval_also", "total_decisions"}
+"""Options of a weight-averaging stage's continuation that the recipe may differ in: a further opponent of
+its evaluations (they play their own deals), and a decision cap it was stopped before (its decisions are
+checked to be the recipe's instead)."""
+
+
+def check_averaging(recipe: dict, continuation: dict, soup: dict) -> None:
+    """The record's third and fourth stages are the recipe's weight averaging: a continuation with its
+    settings (resumed or not) that ran the recipe's decisions, and the mean of the RL stage's network and
+    one continuation checkpoint every ``average_every`` decisions."""
+    words = shlex.split(continuation["command"])
+    assert words[:3] == ["python", "-m", "experiments.ppo"]
+    stage = dataclasses.asdict(tyro.cli(ppo.Args, args=words[3:]))
+    ignored = SET_BY_A_RESUME | NOT_WHAT_IT_LEARNS
+    assert {key: value for key, value in stage.items() if key not in ignored} == \
+        {key[8:]: value for key, value in recipe.items() if key.startswith("average.") and key[8:] not in ignored}
+    every = recipe["average_every"]
+    assert abs(continuation["decisions"] - recipe["average_decisions"]) < every // 100
+    words = shlex.split(soup["command"])
+    assert words[:3] == ["python", "-m", "experiments.average"] and soup["algo"] == "average"
+    ingredients = words[words.index("--checkpoints") + 1:words.index("--out")]
+    steps = [int(re.fullmatch(r".*/eval/decisions_(\d+)\.pt", path).group(1)) for path in ingredients[1:]]
+    assert [round(step / every) for step in steps] == list(range(1, recipe["average_decisions"] // every + 1))
 
 
 @pytest.mark.parametrize("game", sorted(RECORDS))
