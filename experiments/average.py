@@ -6,8 +6,8 @@ one training line (a "model soup", Wortsman et al. 2022; "stochastic weight aver
 Networks a few million decisions apart on one line of fine-tuning lie in one basin of the loss, and their
 mean sits nearer its centre than any of them: in Bavarian the mean of a 90 M-decision PPO network and four
 checkpoints of a 36 M-decision continuation beat that network head to head, where no single checkpoint of
-the continuation did (``docs/training.md``, "Bavarian: the weight average"; it is the network shipped now). The pipeline's
-last stage (``--average-decisions``) runs that continuation and this average.
+the continuation did (``docs/training.md``, "Bavarian: the weight average"; it is the network shipped now).
+The pipeline's last stage (``--average-decisions``) runs that continuation and this average.
 
 The result is an ordinary checkpoint: the first ingredient's format, game, features, head and algorithm,
 the averaged ``network``, and a ``training`` record (``algo`` ``average``, the ingredients, the command) whose
