@@ -49,9 +49,10 @@ SET_BY_A_RESUME = {"run_dir", "progress", "resume", "init_from", "cpu_limit_minu
 
 
 def recipe_command(record: dict) -> str:
-    """The one command of a shipped record: its stages' shared command, or its ``recipe`` where the RL stage
-    was a run resumed to more decisions, checked to be that recipe (the warm start ran the recipe's warm
-    start; the resumed stage ran the recipe's RL settings)."""
+    """The one command of a shipped record: its stages' shared command, or its ``recipe`` where the stages ran
+    other commands, checked to be that recipe: the warm start ran the recipe's warm start; the RL stage ran
+    the recipe's RL settings, as a stage of a pipeline or as a run resumed to more decisions; a weight
+    average's two stages ran the recipe's third stage (``check_averaging``)."""
     commands = {stage["command"] for stage in record["stages"]} | set(record["command"])
     if "recipe" not in record:
         assert len(commands) == 1, "the stages of one pipeline run share its command"
@@ -63,8 +64,11 @@ def recipe_command(record: dict) -> str:
     warm_settings = resolved(pipeline_options(warm["command"]))
     assert {key: warm_settings[key] for key in WARM_START} == {key: recipe[key] for key in WARM_START}
     words = shlex.split(rl["command"])
-    assert words[:3] == ["python", "-m", "experiments.ppo"] and any(w.startswith("--resume") for w in words)
-    stage = dataclasses.asdict(tyro.cli(ppo.Args, args=words[3:]))
+    if words[:3] == ["python", "-m", "experiments.pipeline"]:
+        stage = {key[3:]: value for key, value in resolved(words[3:]).items() if key.startswith("rl.")}
+    else:
+        assert words[:3] == ["python", "-m", "experiments.ppo"] and any(w.startswith("--resume") for w in words)
+        stage = dataclasses.asdict(tyro.cli(ppo.Args, args=words[3:]))
     assert {key: value for key, value in stage.items() if key not in SET_BY_A_RESUME} == \
         {key[3:]: value for key, value in recipe.items()
          if key.startswith("rl.") and key[3:] not in SET_BY_A_RESUME}
