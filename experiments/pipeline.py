@@ -11,20 +11,21 @@ command in ``agents/neural/checkpoints/<game>.json``): every option given on the
    and Q heads);
 2. ``experiments/<algo>.py`` (``ppo`` by default) continues from that network until the budget is
    spent (what the warm start used is deducted, and what the third stage keeps);
-3. where the recipe has it (Bavarian), weight averaging (``--average-decisions``): the same script continues
+3. where the recipe has it (Bavarian, Asserufen), weight averaging (``--average-decisions``): the same script continues
    the RL stage's network for that many decisions with another seed, and the network shipped is the mean of
    the weights of the RL stage's network and of the continuation's checkpoints every ``--average-every``
-   decisions (``experiments/average.py``): in Bavarian that mean beat the RL stage's network head to head.
+   decisions (``experiments/average.py``): in both games that mean beat the RL stage's network head to head.
 
 The budget is counted in CPU minutes (this process, its threads and its finished workers): on a machine
 whose cores other work shares, wall time says more about the other work than about the training. The
-Palatinate and Asserufen recipes keep the wall limit their shipped runs had too; the Bavarian and Knüffeln
-networks shipped now were trained without one (a wall limit had stopped their first runs before their CPU
-budgets on a loaded machine): ``--budget-wall-minutes inf`` counts CPU only. The RL stage also ends at
+Palatinate recipe keeps the wall limit its shipped run had too; the Bavarian and Knüffeln networks shipped
+now were trained without one (a wall limit had stopped their first runs before their CPU budgets on a loaded
+machine), and Asserufen's recipe dropped it with its third stage, which a wall limit would cut:
+``--budget-wall-minutes inf`` counts CPU only. The RL stage also ends at
 ``--total-decisions`` (30 M, the scripts' default), which ended both of those runs before their CPU budgets;
 Bavarian's recipe raises it to 90 M (its curve against ``rules`` still rose at 30 M and at 60 M) and adds a
 36 M-decision weight-averaging stage, within 180 CPU minutes, 55 of them kept for the third stage (the shipped
-network's stages used 116 and 49).
+network's stages used 116 and 49); Asserufen's adds the same stage to its 45 CPU minutes (100 in all).
 The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm``, ``.../rl`` and ``.../average``;
 ``python -m agents.neural.ship --checkpoint .../rl/final.pt`` (or ``.../average/average.pt``) ships the result
 with its record.
@@ -50,10 +51,10 @@ ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
 @dataclass(frozen=True)
 class Recipe:
     """What a game's shipped network was trained with, where it differs between games: the warm start's
-    size and passes, the budget (CPU minutes, and the wall minutes of the Palatinate and Asserufen runs; none
-    for Bavarian and Knüffeln, whose first runs a wall limit cut short on a loaded machine), the RL stage's own
-    settings (Bavarian's 90 M decisions) and the deals of
-    each evaluation."""
+    size and passes, the budget (CPU minutes, and the wall minutes of the Palatinate run; none for Bavarian
+    and Knüffeln, whose first runs a wall limit cut short on a loaded machine, nor for Asserufen's third
+    stage), the RL stage's own settings (Bavarian's 90 M decisions), the weight-averaging stage (Bavarian and
+    Asserufen) and the deals of each evaluation."""
 
     teacher_decisions: int
     warm_epochs: int
@@ -74,7 +75,7 @@ RECIPES = {
     "bavarian": Recipe(1_000_000, 4, 180.0, float("inf"), 600, ("total_decisions=90000000",),
                        average_decisions=36_000_000, average_cpu_minutes=55.0),
     "palatinate": Recipe(1_000_000, 4, 45.0, 100.0, 600),
-    "asserufen": Recipe(1_000_000, 4, 45.0, 100.0, 400),
+    "asserufen": Recipe(1_000_000, 4, 100.0, float("inf"), 400, average_decisions=36_000_000, average_cpu_minutes=55.0),
     "knuffeln": Recipe(500_000, 3, 80.0, float("inf"), 1000),
 }
 """The pipeline's defaults per game: those of the shipped runs (their records' commands), except
