@@ -44,6 +44,7 @@ import tyro
 from agents.neural.training import cpu_seconds, run_name
 from experiments import average, dmc, mcpi, ppo, warm_start
 from experiments.common import GameArgs, check_args, checked
+from trick_core.checks import non_negative_int, positive_int
 
 ALGORITHMS = {"ppo": ppo, "dmc": dmc, "mcpi": mcpi}
 
@@ -203,11 +204,8 @@ def check_pipeline(args: Args) -> None:
 
 def check_average(args: Args) -> None:
     """The weight-averaging stage's options (``args`` with its recipe filled in)."""
-    for name in ("average_decisions", "average_every"):
-        value = getattr(args, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < (0 if name == "average_decisions" else 1):
-            raise ValueError(f"{name} must be a {'non-negative' if name == 'average_decisions' else 'positive'} "
-                             f"integer, got {value!r}")
+    non_negative_int(args.average_decisions, "average_decisions")
+    positive_int(args.average_every, "average_every")
     if not args.average_decisions:
         return
     if not 0 <= args.average_cpu_minutes < args.budget_cpu_minutes:
