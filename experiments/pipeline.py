@@ -15,6 +15,7 @@ command in ``agents/neural/checkpoints/<game>.json``): every option given on the
    the RL stage's network for that many decisions with another seed, and the network shipped is the mean of
    the weights of the RL stage's network and of the continuation's checkpoints every ``--average-every``
    decisions (``experiments/average.py``): in both games that mean beat the RL stage's network head to head.
+   ``--average-rounds R`` repeats the stage, each round continuing the previous round's average (seed + 10 r).
 
 The budget is counted in CPU minutes (this process, its threads and its finished workers): on a machine
 whose cores other work shares, wall time says more about the other work than about the training. The
@@ -25,7 +26,8 @@ machine), and Asserufen's recipe dropped it with its third stage, which a wall l
 ``--total-decisions`` (30 M, the scripts' default), which ended both of those runs before their CPU budgets;
 Bavarian's recipe raises it to 90 M (its curve against ``rules`` still rose at 30 M and at 60 M) and adds a
 36 M-decision weight-averaging stage, within 180 CPU minutes, 55 of them kept for the third stage (the shipped
-network's stages used 116 and 49); Asserufen's adds the same stage to its 45 CPU minutes (100 in all).
+network's stages used 116 and 49); Asserufen's adds two rounds of the same stage to its 45 CPU minutes
+(155 in all: the second round's average beat the first's head to head).
 The run folders are ``runs_dir/{game}__pipeline__{seed}__{time}/warm``, ``.../rl`` and ``.../average``;
 ``python -m agents.neural.ship --checkpoint .../rl/final.pt`` (or ``.../average/average.pt``) ships the result
 with its record.
@@ -69,14 +71,17 @@ class Recipe:
     average_every: int = 9_000_000
     """decisions between the continuation's checkpoints that are averaged"""
     average_cpu_minutes: float = 0.0
-    """CPU minutes of the budget kept for the weight-averaging stage"""
+    """CPU minutes of the budget kept for each round of the weight-averaging stage"""
+    average_rounds: int = 1
+    """rounds of weight averaging, each continuing the previous round's average"""
 
 
 RECIPES = {
     "bavarian": Recipe(1_000_000, 4, 180.0, float("inf"), 600, ("total_decisions=90000000",),
                        average_decisions=36_000_000, average_cpu_minutes=55.0),
     "palatinate": Recipe(1_000_000, 4, 45.0, 100.0, 600),
-    "asserufen": Recipe(1_000_000, 4, 100.0, float("inf"), 400, average_decisions=36_000_000, average_cpu_minutes=55.0),
+    "asserufen": Recipe(1_000_000, 4, 155.0, float("inf"), 400, average_decisions=36_000_000, average_cpu_minutes=55.0,
+                        average_rounds=2),
     "knuffeln": Recipe(500_000, 3, 80.0, float("inf"), 1000),
 }
 """The pipeline's defaults per game: those of the shipped runs (their records' commands), except
@@ -127,8 +132,12 @@ class Args(GameArgs):
     average_every: int | None = None
     """decisions between the averaged checkpoints of the continuation (default: the game's recipe)"""
     average_cpu_minutes: float | None = None
-    """CPU minutes of ``budget_cpu_minutes`` kept for the weight-averaging stage (the RL stage ends that much
-    earlier; the stage then has what is left; default: the game's recipe)"""
+    """CPU minutes of ``budget_cpu_minutes`` kept for each round of the weight-averaging stage (the RL stage
+    ends that much earlier per round; the last round then has what is left; default: the game's recipe)"""
+    average_rounds: int | None = None
+    """rounds of weight averaging: round r continues the previous round's average (the first: the RL stage's
+    network) with seed + 10 r and averages it with that continuation's checkpoints, in ``average`` (round 1)
+    or ``average_r`` (default: the game's recipe)"""
     progress: bool = True
     """show progress bars"""
 
@@ -182,12 +191,19 @@ def rl_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: float
     return tyro.cli(module.Args, args=command)
 
 
-def average_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: float, wall_minutes: float | None):
-    """The weight-averaging stage's continuation: the RL stage's ``Args`` from ``init_from`` (its network),
-    with its own seed, length, checkpoints and budget."""
+def average_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: float, wall_minutes: float | None,
+                 round_number: int = 1):
+    """The continuation of a round of the weight-averaging stage: the RL stage's ``Args`` from ``init_from``
+    (the network the round starts from), with its own seed, length, checkpoints and budget."""
     stage = rl_args(args, run_dir, init_from, cpu_minutes, wall_minutes)
-    return dataclasses.replace(stage, seed=args.seed + AVERAGE_SEED_OFFSET, total_decisions=args.average_decisions,
-                               eval_every=args.average_every)
+    return dataclasses.replace(stage, seed=args.seed + AVERAGE_SEED_OFFSET * round_number,
+                               total_decisions=args.average_decisions, eval_every=args.average_every)
+
+
+def average_folder(root: Path, round_number: int) -> Path:
+    """Where a round of weight averaging runs: ``average`` for the first (the folder of one-round recipes),
+    ``average_r`` for round r after it."""
+    return root / ("average" if round_number == 1 else f"average_{round_number}")
 
 
 def check_pipeline(args: Args) -> None:
@@ -206,11 +222,12 @@ def check_average(args: Args) -> None:
     """The weight-averaging stage's options (``args`` with its recipe filled in)."""
     non_negative_int(args.average_decisions, "average_decisions")
     positive_int(args.average_every, "average_every")
+    positive_int(args.average_rounds, "average_rounds")
     if not args.average_decisions:
         return
-    if not 0 <= args.average_cpu_minutes < args.budget_cpu_minutes:
-        raise ValueError(f"average_cpu_minutes must lie in [0, budget_cpu_minutes={args.budget_cpu_minutes}), "
-                         f"got {args.average_cpu_minutes!r}")
+    if not 0 <= args.average_cpu_minutes * args.average_rounds < args.budget_cpu_minutes:
+        raise ValueError(f"average_cpu_minutes x average_rounds must lie in [0, budget_cpu_minutes="
+                         f"{args.budget_cpu_minutes}), got {args.average_cpu_minutes!r} x {args.average_rounds}")
     if not args.eval_hands:
         raise ValueError("the weight-averaging stage averages the checkpoints its evaluations write: "
                          "eval_hands must be positive when average_decisions is")
@@ -226,6 +243,15 @@ def averaged_checkpoints(run_dir: Path) -> list[Path]:
     return sorted((run_dir / "eval").glob("decisions_*.pt"), key=lambda path: int(path.stem.split("_")[1]))
 
 
+def average_round(args: Args, run_dir: Path, start: str, cpu_minutes: float, wall_minutes: float | None,
+                  round_number: int) -> str:
+    """One round of weight averaging: continue ``start``, then average it with the continuation's evaluated
+    checkpoints; returns the average's path (``run_dir/average.pt``)."""
+    ALGORITHMS[args.algo].main(average_args(args, run_dir, start, cpu_minutes, wall_minutes, round_number))
+    ingredients = [start, *map(str, averaged_checkpoints(run_dir))]
+    return average.main(average.Args(checkpoints=ingredients, out=str(run_dir / "average.pt")))["out"]
+
+
 def main(args: Args) -> dict:
     check_pipeline(args)
     args = with_recipe(args)
@@ -236,7 +262,7 @@ def main(args: Args) -> dict:
         decisions=args.teacher_decisions, epochs=args.warm_epochs, workers=args.workers, eval_hands=args.eval_hands,
         hidden=args.hidden, progress=args.progress,
     ))
-    reserve = args.average_cpu_minutes if args.average_decisions else 0.0
+    rounds = args.average_rounds if args.average_decisions else 0
 
     def left() -> tuple[float, float | None]:
         spent_cpu = (cpu_seconds() - start_cpu) / 60
@@ -245,13 +271,14 @@ def main(args: Args) -> dict:
             None if args.budget_wall_minutes is None else args.budget_wall_minutes - spent_wall)
 
     cpu_left, wall_left = left()
+    reserve = args.average_cpu_minutes * rounds
     result = ALGORITHMS[args.algo].main(rl_args(args, root / "rl", warm["final"], cpu_left - reserve, wall_left))
     final = result["final"]
-    if args.average_decisions:
+    for round_number in range(1, rounds + 1):
         cpu_left, wall_left = left()
-        ALGORITHMS[args.algo].main(average_args(args, root / "average", final, cpu_left, wall_left))
-        ingredients = [final, *map(str, averaged_checkpoints(root / "average"))]
-        final = average.main(average.Args(checkpoints=ingredients, out=str(root / "average" / "average.pt")))["out"]
+        reserve = args.average_cpu_minutes * (rounds - round_number)
+        final = average_round(args, average_folder(root, round_number), final, cpu_left - reserve, wall_left,
+                              round_number)
     summary = {
         "game": args.game, "warm_start": warm["final"], "rl": result["final"], "final": final,
         "cpu_minutes": (cpu_seconds() - start_cpu) / 60, "wall_minutes": (time.perf_counter() - start_wall) / 60,

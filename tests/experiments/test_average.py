@@ -6,6 +6,7 @@ now), and a tiny pipeline with the stage ends in an averaged checkpoint of its R
 import dataclasses
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 import torch
@@ -81,23 +82,29 @@ def test_the_shipping_record_follows_the_chain_through_the_shipped_network(tmp_p
     assert [stage["seed"] for stage in chain[len(record["stages"]):]] == [11, None]
 
 
-def test_a_tiny_pipeline_ships_the_average_of_its_rl_stage_and_continuation(tmp_path):
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_a_tiny_pipeline_ships_the_average_of_its_rl_stage_and_continuation(rounds, tmp_path):
     args = pipeline.Args(
         game="bavarian", runs_dir=str(tmp_path), teacher_decisions=200, warm_epochs=1, workers=1, hidden=(16,),
         eval_hands=1, eval_every=512, budget_cpu_minutes=30.0, budget_wall_minutes=30.0, progress=False,
         rl=["num_envs=16", "rollout_steps=16", "minibatch_size=64", "update_epochs=1", "total_decisions=512",
             "eval_opponent=random"],
-        average_decisions=768, average_every=256, average_cpu_minutes=10.0,
+        average_decisions=768, average_every=256, average_cpu_minutes=10.0, average_rounds=rounds,
     )
     summary = pipeline.main(args)
-    soup = load_checkpoint(summary["final"])
-    ingredients = soup["training"]["ingredients"]
-    assert ingredients[0] == summary["rl"] and len(ingredients) == 1 + 3
-    continuation = load_checkpoint(ingredients[-1])["training"]
-    assert continuation["args"]["seed"] == args.seed + pipeline.AVERAGE_SEED_OFFSET
-    assert continuation["args"]["init_from"] == summary["rl"] and continuation["decisions"] >= 768
+    start = summary["rl"]
+    for round_number in range(rounds, 0, -1):
+        soup = load_checkpoint(summary["final"] if round_number == rounds else start)["training"]
+        ingredients = soup["ingredients"]
+        assert len(ingredients) == 1 + 3 and Path(ingredients[-1]).parent.parent.name == \
+            ("average" if round_number == 1 else f"average_{round_number}")
+        continuation = load_checkpoint(ingredients[-1])["training"]
+        assert continuation["args"]["seed"] == args.seed + pipeline.AVERAGE_SEED_OFFSET * round_number
+        assert continuation["args"]["init_from"] == ingredients[0] and continuation["decisions"] >= 768
+        start = ingredients[0]
+    assert start == summary["rl"], "the first round starts from the RL stage's network, each next from an average"
     chain = ship.stages(summary["final"])
-    assert [stage["algo"] for stage in chain] == ["warm_start", "ppo", "ppo", "average"]
+    assert [stage["algo"] for stage in chain] == ["warm_start", "ppo", *["ppo", "average"] * rounds]
     assert [entry["decisions"] for entry in chain[2]["evaluations"]] == [256, 512, 768], \
         "the continuation's evaluations, from its log (its checkpoints are saved before they are played)"
 
@@ -106,7 +113,9 @@ def test_a_tiny_pipeline_ships_the_average_of_its_rl_stage_and_continuation(tmp_
     ({"eval_hands": 0}, "eval_hands must be positive when average_decisions is"),
     ({"average_every": 10**9}, "exceeds average_decisions"),
     ({"average_decisions": -1}, "average_decisions must be a non-negative integer"),
-    ({"average_cpu_minutes": 500.0}, r"average_cpu_minutes must lie in \[0, budget_cpu_minutes"),
+    ({"average_cpu_minutes": 500.0}, r"average_cpu_minutes x average_rounds must lie in \[0, budget_cpu_minutes"),
+    ({"average_rounds": 4}, r"average_cpu_minutes x average_rounds must lie in \[0, budget_cpu_minutes"),
+    ({"average_rounds": 0}, "average_rounds must be a positive integer"),
 ])
 def test_the_averaging_stage_is_checked_before_the_warm_start(overrides, complaint, tmp_path):
     args = pipeline.Args(game="bavarian", runs_dir=str(tmp_path), workers=1, progress=False,

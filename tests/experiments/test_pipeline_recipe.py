@@ -59,8 +59,9 @@ def recipe_command(record: dict) -> str:
         return commands.pop()
     warm, rl, *averaging = record["stages"]
     recipe = resolved(pipeline_options(record["recipe"]))
-    if averaging:
-        check_averaging(recipe, *averaging)
+    assert len(averaging) == 2 * (recipe["average_rounds"] if recipe["average_decisions"] else 0)
+    for round_number in range(1, len(averaging) // 2 + 1):
+        check_averaging(recipe, round_number, *averaging[2 * round_number - 2:2 * round_number])
     warm_settings = resolved(pipeline_options(warm["command"]))
     assert {key: warm_settings[key] for key in WARM_START} == {key: recipe[key] for key in WARM_START}
     words = shlex.split(rl["command"])
@@ -83,16 +84,19 @@ reseeded (which hands it is dealt, not how many or how it learns from them: the 
 with the scripts' default of 2 M, the recipe's stage inherits the RL stage's 3 M)."""
 
 
-def check_averaging(recipe: dict, continuation: dict, soup: dict) -> None:
-    """The record's third and fourth stages are the recipe's weight averaging: a continuation with its
-    settings (resumed or not) that ran the recipe's decisions, and the mean of the RL stage's network and
-    one continuation checkpoint every ``average_every`` decisions."""
+def check_averaging(recipe: dict, round_number: int, continuation: dict, soup: dict) -> None:
+    """Two stages of the record after its RL stage are a round of the recipe's weight averaging: a
+    continuation with its settings (resumed or not; round r's seed is the first round's + 10 (r - 1)) that
+    ran the recipe's decisions, and the mean of the network it started from and one continuation checkpoint
+    every ``average_every`` decisions."""
     words = shlex.split(continuation["command"])
     assert words[:3] == ["python", "-m", "experiments.ppo"]
     stage = dataclasses.asdict(tyro.cli(ppo.Args, args=words[3:]))
     ignored = SET_BY_A_RESUME | NOT_WHAT_IT_LEARNS
-    assert {key: value for key, value in stage.items() if key not in ignored} == \
-        {key[8:]: value for key, value in recipe.items() if key.startswith("average.") and key[8:] not in ignored}
+    expected = {key[8:]: value for key, value in recipe.items()
+                if key.startswith("average.") and key[8:] not in ignored}
+    expected["seed"] += pipeline.AVERAGE_SEED_OFFSET * (round_number - 1)
+    assert {key: value for key, value in stage.items() if key not in ignored} == expected
     every = recipe["average_every"]
     decisions, asked = continuation["decisions"], recipe["average_decisions"]
     assert asked - every // 10 < decisions < asked + every // 100, \
