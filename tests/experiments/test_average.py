@@ -92,17 +92,16 @@ def test_a_tiny_pipeline_ships_the_average_of_its_rl_stage_and_continuation(roun
         average_decisions=768, average_every=256, average_cpu_minutes=10.0, average_rounds=rounds,
     )
     summary = pipeline.main(args)
-    start = summary["rl"]
-    for round_number in range(rounds, 0, -1):
-        soup = load_checkpoint(summary["final"] if round_number == rounds else start)["training"]
-        ingredients = soup["ingredients"]
+    network = summary["final"]
+    for round_number in range(rounds, 0, -1):  # back from the last round's average to the RL stage's network
+        ingredients = load_checkpoint(network)["training"]["ingredients"]
         assert len(ingredients) == 1 + 3 and Path(ingredients[-1]).parent.parent.name == \
             ("average" if round_number == 1 else f"average_{round_number}")
         continuation = load_checkpoint(ingredients[-1])["training"]
         assert continuation["args"]["seed"] == args.seed + pipeline.AVERAGE_SEED_OFFSET * round_number
         assert continuation["args"]["init_from"] == ingredients[0] and continuation["decisions"] >= 768
-        start = ingredients[0]
-    assert start == summary["rl"], "the first round starts from the RL stage's network, each next from an average"
+        network = ingredients[0]
+    assert network == summary["rl"], "the first round starts from the RL stage's network, each next from an average"
     chain = ship.stages(summary["final"])
     assert [stage["algo"] for stage in chain] == ["warm_start", "ppo", *["ppo", "average"] * rounds]
     assert [entry["decisions"] for entry in chain[2]["evaluations"]] == [256, 512, 768], \
