@@ -27,7 +27,7 @@ print(env.render())  # the hands, the contract and the result
 | Agents | `player_0` `player_1` `player_2` `player_3` (seat = index; play is clockwise in seat order) |
 | Action space | `Discrete(56)`: 32 cards, 7 bids, `accept`/`refuse`, 9 cards to call, 3 solo suits, 3 doublings |
 | Observation space | `Dict(observation=Box(0, 120, (N,), float32), action_mask=Box(0, 1, (56,), int8))` |
-| N | 408 (`observation`), 1528 (`information_state`), 1656 (`perfect`) |
+| N | 428 (`observation`), 1548 (`information_state`), 1676 (`perfect`) |
 | Rewards | the settlement in units at the end of the hand (zero-sum); 0 before |
 
 **The game in brief.** 32 French cards (`C S H D` × `A 10 K Q J 9 8 7`; A 11, 10 10, K 4, Q 3, J 2: 120
@@ -73,7 +73,7 @@ the layout order `CA C10 CK CQ CJ C9 C8 C7 SA … D7`. The partner's seat is set
 is public, or when the observer holds the called card itself. Card points are kept per player: until the
 partnership is known every player keeps their tricks separately, and the figures are public anyway.
 
-`observation_type="observation"` (408 entries; it shows who played which card and the trick in progress,
+`observation_type="observation"` (428 entries; it shows who played which card and the trick in progress,
 not how earlier tricks were grouped):
 
 | block | indices | size | content |
@@ -99,19 +99,20 @@ not how earlier tricks were grouped):
 | tricks_won | 399..402 | 4 | tricks won per relative seat (count) |
 | points | 403..406 | 4 | card points taken per relative seat |
 | tricks_completed | 407..407 | 1 | tricks completed (count) |
+| voids | 408..427 | 20 | suits shown lacking (did not follow when led): relative seat × (C, S, H, D, trumps) |
 
-`observation_type="information_state"` (1528 entries, perfect recall) appends:
-
-| block | indices | size | content |
-|---|---|---|---|
-| trick_history | 408..1495 | 1088 | trick history: 8 tricks x (leader 4, card by relative seat 4 x 32, winner 4) |
-| doubling_history | 1496..1527 | 32 | doubling history: 8 slots x the relative seat that said the k-th double |
-
-`observation_type="perfect"` (1656 entries) appends every hand:
+`observation_type="information_state"` (1548 entries, perfect recall) appends:
 
 | block | indices | size | content |
 |---|---|---|---|
-| hands | 1528..1655 | 128 | cards still held by each relative seat (4 x 32) |
+| trick_history | 428..1515 | 1088 | trick history: 8 tricks x (leader 4, card by relative seat 4 x 32, winner 4) |
+| doubling_history | 1516..1547 | 32 | doubling history: 8 slots x the relative seat that said the k-th double |
+
+`observation_type="perfect"` (1676 entries) appends every hand:
+
+| block | indices | size | content |
+|---|---|---|---|
+| hands | 1548..1675 | 128 | cards still held by each relative seat (4 x 32) |
 
 `kernel.observation_layout(params, obs_type)` lists these blocks (the kernel writes them in this order);
 `kernel.observation_size(params, obs_type)` their total.
@@ -164,6 +165,9 @@ agent knows; `RuntimeError` in the very rare case that no consistent deal is fou
 - v0: first release.
 - v0, later: takes `illegal_reward`; `state()` holds `config`, and its `dealer` is a seat index as in
   `reset` options and game records (it was the agent's name).
+- v0, later: the observation gains the `voids` block after `tricks_completed`, the suits each seat has shown it
+  lacks (the `played` block has no order of play to tell them); networks saved before it load with
+  zero weights on it (`agents.neural.checkpoint`) and play as they did.
 """
 
 from __future__ import annotations

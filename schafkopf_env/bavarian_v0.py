@@ -26,7 +26,7 @@ for agent in env.agent_iter():
 | Agents | `player_0` `player_1` `player_2` `player_3` (seat = index; play is clockwise in seat order) |
 | Action space | `Discrete(46)`: 32 cards, 7 bids (`pass` to `sie`), 3 aces to call, 4 solo suits |
 | Observation space | `Dict(observation=Box(0, 1, (N,), float32), action_mask=Box(0, 1, (46,), int8))` |
-| N | 365 (`observation`), 1453 (`information_state`), 1581 (`perfect`) |
+| N | 385 (`observation`), 1473 (`information_state`), 1601 (`perfect`) |
 | Rewards | the settlement in the tariff's units at the end of the hand (zero-sum); 0 before |
 | Arguments | below; an unknown one raises `ValueError` |
 
@@ -104,7 +104,7 @@ for agent in env.agent_iter():
 0 = the observing seat, 1 = the next seat (left), 2 = across, 3 = the previous seat. Every entry lies in
 [0, 1]; one-hots are all zero while the thing is unknown or not yet decided.
 
-`observation_type="observation"` (365 entries):
+`observation_type="observation"` (385 entries):
 
 | block | indices | size | feature |
 |---|---|---|---|
@@ -124,10 +124,11 @@ for agent in env.agent_iter():
 | played | 229..356 | 128 | completed tricks: relative seat × cards it played |
 | points | 357..360 | 4 | card points taken per seat / 120 |
 | tricks_won | 361..364 | 4 | tricks taken per seat / 8 |
+| voids | 365..384 | 20 | suits shown lacking (did not follow when led): relative seat × (E, G, H, S, trumps) |
 
 With `pack="short"` the sizes are the same: the 8s and 7s are never held or played, and `tricks_won` is
-the tricks taken / 6. With `doubling=True` two blocks follow `tricks_won` (every later block moves 18 on:
-383 / 1471 / 1599 entries): `doubling_turn` (2: this decision is a contra offer, a round of asking after a
+the tricks taken / 6. With `doubling=True` two blocks follow `voids` (every later block moves 18 on:
+403 / 1491 / 1619 entries): `doubling_turn` (2: this decision is a contra offer, a round of asking after a
 double) and `doublers` (16: the relative seat that said the k-th double, k = 0..3). With `klopfen=True`
 two more blocks follow (5 more entries): `klopfen_turn` (1: this decision is Klopfen) and `knocked` (4: the
 relative seats that knocked); at Klopfen `hand` and `dealt_hand` hold the first half of the hand only.
@@ -136,18 +137,18 @@ With `geier`, `farbwenz` or `bettel` two more blocks follow (25 entries): `extra
 `extra_contract` (5: the contract once fixed, if one of those five; the `contract` block stays zero then). The
 `trump` block shows a Farbwenz's suit (E, G, H, S) and stays zero in a Geier and a Bettel.
 
-`observation_type="information_state"` (1453 entries, perfect recall) appends:
+`observation_type="information_state"` (1473 entries, perfect recall) appends:
 
 | block | indices | size | feature |
 |---|---|---|---|
-| dealt_hand | 365..396 | 32 | the hand as dealt |
-| trick_history | 397..1452 | 1056 | completed trick t = 0..7 at 397 + 132 t: leader (4), relative seat × card (128) |
+| dealt_hand | 385..416 | 32 | the hand as dealt |
+| trick_history | 417..1472 | 1056 | completed trick t = 0..7 at 417 + 132 t: leader (4), relative seat × card (128) |
 
-`observation_type="perfect"` (1581 entries) appends to the information state:
+`observation_type="perfect"` (1601 entries) appends to the information state:
 
 | block | indices | size | feature |
 |---|---|---|---|
-| hands | 1453..1580 | 128 | cards every seat holds: relative seat × card |
+| hands | 1473..1600 | 128 | cards every seat holds: relative seat × card |
 
 `kernel.observation_layout(params, obs_type)` lists these blocks (the kernel writes them in this order);
 `kernel.observation_size(params, obs_type)` their total.
@@ -198,6 +199,9 @@ Decisions where the rules are silent are listed, with their reasons, in
 - v0, later: rule options `tariff`, `pack`, `doubling`, `klopfen` and `ramsch` (defaults: the game as
   before; the config holds the options that are not defaults).
 - v0, later: rule options `geier`, `farbwenz` and `bettel` (defaults: the game as before).
+- v0, later: the observation gains the `voids` block after `tricks_won`, the suits each seat has shown it
+  lacks (the `played` block has no order of play to tell them); networks saved before it load with
+  zero weights on it (`agents.neural.checkpoint`) and play as they did.
 """
 
 from __future__ import annotations

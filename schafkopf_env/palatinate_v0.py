@@ -28,7 +28,7 @@ print(env.render())  # the table at the end: contract, tricks, settlement
 | Agents | `player_0` `player_1` `player_2` (`players=4`: and `player_3`); seat = index, clockwise |
 | Action space | `Discrete(81)` |
 | Observation space | `Dict(observation=Box(0, 1, (N,), float32), action_mask=Box(0, 1, (81,), int8))` |
-| N (`players=3`, `max_doublings=4`) | 378 (`observation`), 1368 (`information_state`), 1496 (`perfect`) |
+| N (`players=3`, `max_doublings=4`) | 393 (`observation`), 1383 (`information_state`), 1511 (`perfect`) |
 | N (`players=4`, `max_doublings=4`) | 461 (`observation`), 1781 (`information_state`), 1941 (`perfect`) |
 | Rewards | the settlement in game-value units at the end of the hand (zero-sum); 0 before |
 
@@ -76,8 +76,8 @@ the skat of a solo is shown to nobody (not even at the end). All values lie in [
 relative to the observing seat: position 0 is the seat itself, 1 the next seat clockwise, and so on
 (``n = players`` positions; with four, the sitting-out dealer has one too). ``information_state`` adds the
 full trick history (perfect recall); ``perfect`` adds every hand and the skat, and shows the skat taken and
-the discards to every seat. With ``D = max_doublings`` the sizes are ``79n + 117 + D(n + 3)``
-(observation), ``409n + 117 + D(n + 3)`` (information_state) and ``441n + 149 + D(n + 3)`` (perfect). The
+the discards to every seat. With ``D = max_doublings`` the sizes are ``84n + 117 + D(n + 3)``
+(observation), ``414n + 117 + D(n + 3)`` (information_state) and ``446n + 149 + D(n + 3)`` (perfect). The
 blocks, with indices for ``players=3, max_doublings=4``:
 
 | block | indices | size | meaning |
@@ -101,9 +101,10 @@ blocks, with indices for ``players=3, max_doublings=4``:
 | leader | 369..371 | n | one-hot position of the leader of the trick in progress (during play) |
 | points | 372..374 | n | per position: card points in its tricks / 120 |
 | tricks_won | 375..377 | n | per position: tricks won / 10 |
-| trick_history | 378..1367 | 10(n+32n) | not in ``observation``: per trick, leader position, each one's card |
-| hands | 1368..1463 | 32n | ``perfect`` only: per position, the cards it holds now |
-| skat | 1464..1495 | 32 | ``perfect`` only: the two skat cards as dealt |
+| voids | 378..392 | 5n | per position: suits shown lacking (did not follow when led), C, S, H, D, trumps |
+| trick_history | 393..1382 | 10(n+32n) | not in ``observation``: per trick, leader position, each one's card |
+| hands | 1383..1478 | 32n | ``perfect`` only: per position, the cards it holds now |
+| skat | 1479..1510 | 32 | ``perfect`` only: the two skat cards as dealt |
 
 ``trick_history`` holds every trick begun, the one in progress included (its leader and the cards played
 so far). ``schafkopf_env.palatinate.kernel.observation_layout(params, obs_type)`` lists the blocks for any
@@ -158,6 +159,9 @@ Decisions where the rules are silent: P1–P14 of ``docs/rules/palatinate_schafk
 - v0: first release (three players, optional sitting-out dealer, schenken, contra with a cap).
 - v0, later: takes ``illegal_reward``; in ``state()`` the dealer is a seat index as in ``reset`` options and
   game records (it was the agent's name), and ``dealt`` is called ``dealt_hands`` as in the other games.
+- v0, later: the observation gains the ``voids`` block after ``tricks_won``, the suits each seat has shown it
+  lacks (the ``played`` block has no order of play to tell them); networks saved before it load with
+  zero weights on it (``agents.neural.checkpoint``) and play as they did.
 """
 
 from __future__ import annotations

@@ -25,6 +25,10 @@ Tables (all numpy arrays, usable inside ``@njit`` code as globals):
 - ``TRUMP_ORDER[kind, i]``: the trumps from highest down (-1 padded); ``NUM_TRUMPS[kind]``.
 - ``CARD_POINTS[card]``: A 11, 10 10, K 4, O 3, U 2, else 0.
 
+Every game's observation has a ``voids`` block (``VOID_SUITS`` entries per relative seat: the four suits, then
+trumps): a seat that did not follow the led effective suit has shown it holds none of it (everyone must
+follow), which the ``played`` block alone, without the order of play, cannot tell (``mark_shown_void``).
+
 The trick's winner: ``trick_winner_index`` (from an array of cards) and ``winning_position`` (inline, from
 a kernel's state array).
 """
@@ -47,6 +51,8 @@ TRUMP_FARBWENZ = 5
 TRUMP_GEIER = 9
 TRUMP_BETTEL = 10
 NUM_ALL_TRUMP_KINDS = 11
+VOID_SUITS = NUM_SUITS + 1
+"""Entries per seat of an observation's ``voids`` block: the effective suits E G H S, then trumps."""
 RANK_A, RANK_10, RANK_K, RANK_O, RANK_U, RANK_9, RANK_8, RANK_7 = range(8)
 HEARTS = 2
 
@@ -153,6 +159,15 @@ def winning_position(state, kind, start, num_cards):
         elif suit == led_suit and not best_trump and power > best_power:
             best, best_power = i, power
     return best
+
+
+@inline_njit
+def mark_shown_void(out, at, kind, led_card, card, position):
+    """``out[at + position * VOID_SUITS + s] = 1`` when ``card``, played by the seat at relative ``position``
+    to a trick led by ``led_card``, is not of the led effective suit ``s``: that seat holds none of it."""
+    led_suit = EFFECTIVE_SUIT[kind, led_card]
+    if EFFECTIVE_SUIT[kind, card] != led_suit:
+        out[at + position * VOID_SUITS + led_suit] = 1.0
 
 
 @njit

@@ -7,6 +7,7 @@ A checkpoint is a dict:
 | ``format`` | ``"german-tricks-neural-1"`` |
 | ``game``, ``config`` | the game and its env options (the table the network was trained on) |
 | ``obs_size``, ``num_actions``, ``action_names`` | checked against the table before the agent plays |
+| ``obs_blocks`` | the observation's ``(name, size)`` blocks the network reads (the kernel's ``observation_layout``) |
 | ``features`` | the derived features appended to the observation (``agents.neural.derived``: ``cards`` or ``none``) |
 | ``hidden`` | the torso's layer widths (``TrickNet``) |
 | ``head`` | the head that acts: ``"q"`` (Deep Monte-Carlo) or ``"policy"`` (PPO) |
@@ -15,7 +16,11 @@ A checkpoint is a dict:
 | ``training`` | JSON-able: the script's arguments, command line, counters (decisions, updates, seconds), commit |
 | ``resume`` | optional: optimizer state, random states, opponent pool; dropped from shipped checkpoints |
 
-``load_checkpoint`` validates the format and raises ``ValueError`` naming what is wrong.
+``load_checkpoint`` validates the format and raises ``ValueError`` naming what is wrong. A checkpoint saved
+before its game's observation gained a block (the Schafkopf games' ``voids``; such a checkpoint has no
+``obs_blocks``: its blocks are today's without ``ADDED_BLOCKS``) is carried to today's layout as it loads:
+the new block's first-layer weights are zero, so the network plays exactly as it did
+(``input_index_map``), and training can learn to read it.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from .network import HEADS, NumpyPolicy, TrickNet
@@ -31,6 +37,8 @@ from .network import HEADS, NumpyPolicy, TrickNet
 FORMAT = "german-tricks-neural-1"
 SHIPPED_DIR = Path(__file__).resolve().parent / "checkpoints"
 """Where the shipped checkpoints lie: ``<game>.pt`` and its record ``<game>.json``."""
+ADDED_BLOCKS = ("voids",)
+"""Observation blocks added after checkpoints were first shipped (a checkpoint without ``obs_blocks`` lacks them)."""
 REQUIRED_KEYS = ("format", "game", "config", "obs_size", "num_actions", "action_names", "hidden", "head", "network")
 
 
@@ -54,6 +62,7 @@ def checkpoint_dict(
         "game": game,
         "config": dict(config),
         "obs_size": network.input_size - (0 if network.encoder is None else network.encoder.size),
+        "obs_blocks": [list(block) for block in observation_blocks(game, config)],
         "features": network.features_name,
         "num_actions": network.num_actions,
         "action_names": list(action_names),
@@ -92,7 +101,69 @@ def load_checkpoint(path: str | Path) -> dict:
         raise ValueError(f"checkpoint {str(path)!r} lacks {missing}")
     if checkpoint["head"] not in HEADS:
         raise ValueError(f"checkpoint {str(path)!r}: unknown head {checkpoint['head']!r}")
-    return checkpoint
+    return carried_to_current_layout(checkpoint, str(path))
+
+
+def observation_blocks(game: str, config: dict) -> list[tuple[str, int]]:
+    """The ``observation`` type's ``(name, size)`` blocks of ``game`` under env ``config`` (options the
+    kernel's ``make_params`` does not take, such as Knüffeln's ``match``, do not change the layout)."""
+    import inspect
+
+    from trick_core.registry import kernel_module
+
+    kernel = kernel_module(game)
+    accepted = inspect.signature(kernel.make_params).parameters
+    params = kernel.make_params(**{key: value for key, value in config.items() if key in accepted})
+    return [(name, int(size)) for name, size in kernel.observation_layout(params, 0)]
+
+
+def input_index_map(source_blocks, target_blocks, derived_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(target_index, source_index)``: the encoded-input entries the two layouts share (every source block
+    must exist in the target with its size; ``ValueError`` naming one that does not), derived features last."""
+    target_at, at = {}, 0
+    for name, size in target_blocks:
+        target_at[name] = (at, size)
+        at += size
+    target_size, source_index, target_index, at = at, [], [], 0
+    for name, size in source_blocks:
+        if name not in target_at or target_at[name][1] != size:
+            raise ValueError(f"the target observation lacks the source's block {name!r} ({size} entries): "
+                             "a widened network must read everything its source read")
+        target_index += range(target_at[name][0], target_at[name][0] + size)
+        source_index += range(at, at + size)
+        at += size
+    target_index += range(target_size, target_size + derived_size)
+    source_index += range(at, at + derived_size)
+    return np.asarray(target_index), np.asarray(source_index)
+
+
+def carried_to_current_layout(checkpoint: dict, where: str = "checkpoint") -> dict:
+    """``checkpoint`` reading today's observation layout of its game (module docstring): unchanged when it
+    already does; ``ValueError`` when its blocks cannot be matched to today's."""
+    current = observation_blocks(checkpoint["game"], checkpoint["config"])
+    if "obs_blocks" in checkpoint:
+        recorded = [(name, int(size)) for name, size in checkpoint["obs_blocks"]]
+    else:
+        recorded = [block for block in current if block[0] not in ADDED_BLOCKS]
+    if sum(size for _, size in recorded) != checkpoint["obs_size"]:
+        raise ValueError(f"{where}: its observation blocks add up to {sum(size for _, size in recorded)} "
+                         f"entries, not its obs_size {checkpoint['obs_size']}")
+    if recorded == current:
+        return {**checkpoint, "obs_blocks": [list(block) for block in current]}
+    state = dict(checkpoint["network"])
+    derived = state["input_scale"].shape[0] - checkpoint["obs_size"]
+    target_index, source_index = input_index_map(recorded, current, derived)
+    new_size = sum(size for _, size in current) + derived
+    # numpy, not torch: a torch operation here, before a training script sets torch's thread count, would
+    # start torch's thread pool at its default size beside numba's (a training run ran 4x slower)
+    scale = np.ones(new_size, dtype=np.float32)  # a new block's entries lie in [0, 1]
+    scale[target_index] = state["input_scale"].numpy()[source_index]
+    weight = state["torso.0.weight"].numpy()
+    first = np.zeros((weight.shape[0], new_size), dtype=weight.dtype)
+    first[:, target_index] = weight[:, source_index]
+    state["input_scale"], state["torso.0.weight"] = torch.from_numpy(scale), torch.from_numpy(first)
+    return {**checkpoint, "network": state, "obs_size": new_size - derived,
+            "obs_blocks": [list(block) for block in current]}
 
 
 def build_network(checkpoint: dict) -> TrickNet:

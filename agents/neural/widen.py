@@ -26,52 +26,28 @@ position seen without the new blocks (``tests/neural/test_widen.py``). Issue: le
 
 from __future__ import annotations
 
-import inspect
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import torch
 
 from agents.config import parse_config
-from agents.neural.checkpoint import build_network, checkpoint_dict, git_commit, load_checkpoint, save_checkpoint
+from agents.neural.checkpoint import (
+    build_network,
+    checkpoint_dict,
+    git_commit,
+    input_index_map,
+    load_checkpoint,
+    observation_blocks,
+    save_checkpoint,
+)
 from agents.neural.features import action_feature_labels
 from agents.neural.training import command_line, new_network
-from trick_core.registry import kernel_module
 
 NEW_ACTION_KINDS = ("silent", "token", "say", "show")
 """The talk kinds: their action and kind columns start at zero (a ``show:C`` keeps the columns of C's suit and
 rank, which it shares with the card plays; ``silent`` and the tokens start exactly uniform)."""
-
-
-def observation_blocks(game: str, config: dict) -> list[tuple[str, int]]:
-    """The ``observation`` type's ``(name, size)`` blocks of ``game`` under env ``config`` (options the
-    kernel's ``make_params`` does not take, such as Knüffeln's ``match``, do not change the layout)."""
-    kernel = kernel_module(game)
-    accepted = inspect.signature(kernel.make_params).parameters
-    params = kernel.make_params(**{key: value for key, value in config.items() if key in accepted})
-    return list(kernel.observation_layout(params, 0))
-
-
-def input_index_map(source_blocks, target_blocks, derived_size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(target_index, source_index)``: the encoded-input entries the two layouts share (every source block
-    must exist in the target with its size; ``ValueError`` naming one that does not), derived features last."""
-    target_at, at = {}, 0
-    for name, size in target_blocks:
-        target_at[name] = (at, size)
-        at += size
-    target_size, source_index, target_index, at = at, [], [], 0
-    for name, size in source_blocks:
-        if name not in target_at or target_at[name][1] != size:
-            raise ValueError(f"the target observation lacks the source's block {name!r} ({size} entries): "
-                             "a widened network must read everything its source read")
-        target_index += range(target_at[name][0], target_at[name][0] + size)
-        source_index += range(at, at + size)
-        at += size
-    target_index += range(target_size, target_size + derived_size)
-    source_index += range(at, at + derived_size)
-    return np.asarray(target_index), np.asarray(source_index)
 
 
 def widened_network(source_checkpoint: dict, config: dict):

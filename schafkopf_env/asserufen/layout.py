@@ -8,7 +8,7 @@ The observation is laid out by blocks (``observation_layout``), the index table 
 
 from __future__ import annotations
 
-from schafkopf_env.trumps import NUM_CARDS
+from schafkopf_env.trumps import NUM_CARDS, VOID_SUITS
 from trick_core.layout import StateLayout, fixed_observation_layout
 
 from .tables import MAX_DOUBLINGS_LIMIT, NUM_PHASES, NUM_SEATS, NUM_TRICKS, PARAMS_SIZE
@@ -91,6 +91,7 @@ OBSERVATION_BLOCKS = (  # seats relative to the observer; the docs page's table 
     ("tricks_won", NUM_SEATS),
     ("points", NUM_SEATS),
     ("tricks_completed", 1),
+    ("voids", NUM_SEATS * VOID_SUITS),  # per seat: suits E G H S and trumps it has shown it lacks
 )
 INFORMATION_STATE_BLOCKS = (
     ("trick_history", NUM_TRICKS * OBS_HISTORY_TRICK),

@@ -5,7 +5,7 @@ and only what the seat may know. Seats are relative to the viewer: 0 self, 1 lef
 
 from __future__ import annotations
 
-from schafkopf_env.trumps import NUM_CARDS
+from schafkopf_env.trumps import NUM_CARDS, VOID_SUITS, mark_shown_void
 from trick_core.bits import ONE, ZERO, lowest_bit
 from trick_core.jit import inline_njit, njit_no_refcount
 from trick_core.layout import card_mask
@@ -139,7 +139,23 @@ def observe_cards(state, viewer, out, at):
         out[at + NUM_SEATS + relative_seat(seat, viewer)] = float(state[layout.S_POINTS + seat])
     at += 2 * NUM_SEATS
     out[at] = float(state[layout.S_TRICK_NUMBER])
-    return at + 1
+    observe_voids(state, viewer, trick_in_progress(state), out, at + 1)
+    return at + 1 + NUM_SEATS * VOID_SUITS
+
+
+@inline_njit
+def observe_voids(state, viewer, in_progress, out, at):
+    """The ``voids`` block: every card of a completed trick, or of the one ``in_progress``, that did not
+    follow the led effective suit (``schafkopf_env.trumps.mark_shown_void``)."""
+    kind = state[layout.S_TRUMP_KIND]
+    completed = state[layout.S_TRICK_NUMBER]
+    for t in range(completed + 1 if in_progress else completed):
+        leader = state[layout.S_TRICK_LEADERS + t]
+        cards = layout.S_TRICK_CARDS + t * NUM_SEATS
+        size = NUM_SEATS if t < completed else state[layout.S_TRICK_SIZE]
+        for i in range(1, size):
+            position = relative_seat((leader + i) % NUM_SEATS, viewer)
+            mark_shown_void(out, at, kind, state[cards], state[cards + i], position)
 
 
 @inline_njit

@@ -8,7 +8,7 @@ docs page ``bavarian_v0``; ``OBS_*`` the offsets the compiled ``observe`` writes
 
 from __future__ import annotations
 
-from schafkopf_env.trumps import NUM_CARDS, NUM_SUITS
+from schafkopf_env.trumps import NUM_CARDS, NUM_SUITS, VOID_SUITS
 from trick_core.layout import StateLayout, block_starts
 
 from .tables import (
@@ -93,6 +93,7 @@ OBSERVATION_BLOCKS = (
     ("played", NUM_SEATS * NUM_CARDS),  # cards each seat played to completed tricks
     ("points", NUM_SEATS),  # card points taken / 120
     ("tricks_won", NUM_SEATS),  # tricks taken / tricks of a hand (8, or 6 with the short pack)
+    ("voids", NUM_SEATS * VOID_SUITS),  # per seat: suits E G H S and trumps it has shown it lacks
 )
 INFORMATION_STATE_BLOCKS = (  # perfect recall of the own deal and of every completed trick
     ("dealt_hand", NUM_CARDS),
@@ -139,7 +140,7 @@ def observation_size(params, obs_type: int) -> int:
 
 
 _START = block_starts(observation_layout(None, 2))
-OBS_DOUBLING_TURN = _START["tricks_won"] + NUM_SEATS
+OBS_DOUBLING_TURN = _START["voids"] + NUM_SEATS * VOID_SUITS
 OBS_DOUBLERS = OBS_DOUBLING_TURN + 2
 """With ``doubling``: the doubling blocks' offsets; every later block lies ``DOUBLING_OBS_SIZE`` further on."""
 OBS_EXTRA = OBS_DOUBLING_TURN
@@ -161,6 +162,7 @@ OBS_TRICK = _START["trick"]
 OBS_PLAYED = _START["played"]
 OBS_POINTS = _START["points"]
 OBS_TRICKS_WON = _START["tricks_won"]
+OBS_VOIDS = _START["voids"]
 OBS_DEALT_HAND = _START["dealt_hand"]
 OBS_HISTORY = _START["trick_history"]
 OBS_ALL_HANDS = _START["hands"]

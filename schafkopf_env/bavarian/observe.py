@@ -4,7 +4,7 @@ the table of the env's docs page) holding all and only what the seat may know.
 
 from __future__ import annotations
 
-from schafkopf_env.trumps import NUM_CARDS, NUM_TRUMP_KINDS, TRUMP_FARBWENZ, TRUMP_GEIER
+from schafkopf_env.trumps import NUM_CARDS, NUM_TRUMP_KINDS, TRUMP_FARBWENZ, TRUMP_GEIER, mark_shown_void
 from trick_core.bits import ONE, ZERO, lowest_bit
 from trick_core.jit import inline_njit, njit_no_refcount
 from trick_core.layout import card_mask
@@ -48,6 +48,20 @@ def partner_known_to(state, observer):
     if partner >= 0 and (state[layout.S_PARTNER_KNOWN] == 1 or partner == observer):
         return partner
     return -1
+
+
+@inline_njit
+def observe_voids(state, rel, in_progress, out):
+    """The ``voids`` block: every card of a completed trick, or of the one ``in_progress``, that did not
+    follow the led effective suit (``schafkopf_env.trumps.mark_shown_void``)."""
+    kind = state[layout.S_TRUMP_KIND]
+    completed = state[layout.S_TRICK_NUMBER]
+    for t in range(completed + 1 if in_progress else completed):
+        trick = layout.S_TRICKS + t * layout.TRICK_RECORD
+        size = NUM_SEATS if t < completed else state[layout.S_TRICK_SIZE]
+        for i in range(1, size):
+            position = rel[(state[trick] + i) % NUM_SEATS]
+            mark_shown_void(out, layout.OBS_VOIDS, kind, state[trick + 1], state[trick + 1 + i], position)
 
 
 @njit_no_refcount
@@ -94,6 +108,7 @@ def observe(state, seat, obs_type, out):
         leader = state[trick]
         for i in range(NUM_SEATS):
             out[layout.OBS_PLAYED + rel[(leader + i) % NUM_SEATS] * NUM_CARDS + state[trick + 1 + i]] = 1.0
+    observe_voids(state, rel, in_card_play(phase), out)
     tricks = hand_size(state)
     for s in range(NUM_SEATS):
         out[layout.OBS_POINTS + rel[s]] = state[layout.S_POINTS + s] / 120.0

@@ -11,6 +11,7 @@ its blocks in the order the kernel writes them (the table of the env's docs page
 
 from __future__ import annotations
 
+from schafkopf_env.trumps import VOID_SUITS
 from trick_core.layout import StateLayout
 
 from .tables import (
@@ -116,6 +117,7 @@ def observation_layout(params, obs_type: int) -> list[tuple[str, int]]:
         ("leader", n),
         ("points", n),
         ("tricks_won", n),
+        ("voids", n * VOID_SUITS),
     ]
     if obs_type >= OBS_TYPE_INFORMATION_STATE:
         blocks.append(("trick_history", NUM_TRICKS * (n + n * CARDS)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from schafkopf_env.trumps import VOID_SUITS, mark_shown_void
 from trick_core.bits import ONE, ZERO, lowest_bit
 from trick_core.jit import njit, njit_no_refcount
 
@@ -100,6 +101,8 @@ def observe(state, seat, obs_type, out):
         out[o + position] = state[layout.S_POINTS + other] / float(FULL_POINTS)
         out[o + n + position] = state[layout.S_TRICKS_WON + other] / float(NUM_TRICKS)
     o += 2 * n
+    _put_voids(state, seat, n, out, o)
+    o += n * VOID_SUITS
     if obs_type == layout.OBS_TYPE_OBSERVATION:
         return
     _put_trick_history(state, seat, n, out, o)
@@ -132,3 +135,23 @@ def _put_trick_history(state, seat, n, out, o):
         for i in range(size):
             out[o + t * entry + n + ((player - seat + n) % n) * layout.CARDS + state[log + 1 + i]] = 1.0
             player = state[layout.S_NEXT + player]
+
+
+@njit_no_refcount
+def _put_voids(state, seat, n, out, o):
+    """The ``voids`` block: every card of a completed trick, or of the one in progress, that did not follow
+    the led effective suit (``schafkopf_env.trumps.mark_shown_void``)."""
+    kind = state[layout.S_TRUMP]
+    for t in range(state[layout.S_TRICK_NUMBER] + 1):
+        if t < state[layout.S_TRICK_NUMBER]:
+            log = layout.S_TRICK_LOG + t * layout.TRICK_LOG_ENTRY
+            leader = state[log]
+            size = NUM_ACTIVE
+        else:
+            log = layout.S_TRICK_CARDS - 1  # so that the cards are at log + 1 + i, as in the trick log
+            leader = state[layout.S_LEADER]
+            size = state[layout.S_TRICK_SIZE]
+        player = leader
+        for i in range(1, size):
+            player = state[layout.S_NEXT + player]
+            mark_shown_void(out, o, kind, state[log + 1], state[log + 1 + i], (player - seat + n) % n)

@@ -52,7 +52,7 @@ def play_out(env, policy, stop=None):
 
 
 def test_spaces_and_sizes():
-    for observation_type, size in zip(OBSERVATION_TYPES, (408, 1528, 1656), strict=True):
+    for observation_type, size in zip(OBSERVATION_TYPES, (428, 1548, 1676), strict=True):
         env = asserufen_v0.env(observation_type=observation_type)
         env.reset(seed=1)
         obs = env.observe("player_1")

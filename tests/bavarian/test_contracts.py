@@ -232,7 +232,7 @@ def test_observation_blocks_of_the_contract_options():
     params = kernel.make_params(**ALL_CONTRACTS)
     layout = dict(kernel.observation_layout(params, kernel.OBS_TYPE_PERFECT))
     assert layout["extra_bids"] == 20 and layout["extra_contract"] == 5
-    assert env.observation_space("player_0")["observation"].shape == (1581 + 25,)
+    assert env.observation_space("player_0")["observation"].shape == (1601 + 25,)
     assert env.action_space("player_0").n == 56
     env.reset(options=_hand(GEIER_DEAL))
     _step(env, "pass")
@@ -250,7 +250,7 @@ def test_observation_blocks_of_the_contract_options():
     assert observation[kernel.OBS_BIDS : kernel.OBS_BIDS + 28].reshape(4, 7)[1].sum() == 0
     default = bavarian_v0.env()
     assert default.action_space("player_0").n == 46
-    assert default.observation_space("player_0")["observation"].shape == (365,)
+    assert default.observation_space("player_0")["observation"].shape == (385,)
 
 
 @pytest.mark.parametrize("options, message", [

@@ -23,8 +23,8 @@ def test_doubling_adds_three_actions_and_two_observation_blocks():
     env = bavarian_v0.env(doubling=True, observation_type="perfect")
     assert env.action_space("player_0").n == 49
     assert env.unwrapped.action_names[46:] == ("contra", "re", "no_double")
-    assert env.observation_space("player_0")["observation"].shape == (1581 + 18,)
-    assert bavarian_v0.env(doubling=True).observation_space("player_0")["observation"].shape == (365 + 18,)
+    assert env.observation_space("player_0")["observation"].shape == (1601 + 18,)
+    assert bavarian_v0.env(doubling=True).observation_space("player_0")["observation"].shape == (385 + 18,)
     assert bavarian_v0.env(doubling=False).action_space("player_0").n == 46
     with pytest.raises(ValueError, match="doubling must be True or False"):
         bavarian_v0.env(doubling=1)
@@ -177,13 +177,13 @@ def test_command_line_options_reach_the_batch_env_and_trick_gym():
     config = parse_config(["tariff=sauspiel", "pack=short", "doubling=true"])
     assert config == {"tariff": "sauspiel", "pack": "short", "doubling": True}
     batch = BatchEnv("bavarian", num_envs=4, seed=0, num_threads=1, **config)
-    assert batch.num_actions == 49 and batch.obs_size == 365 + 18
+    assert batch.num_actions == 49 and batch.obs_size == 385 + 18
     sums = play_random_hands("bavarian", 200, seed=0, num_threads=1, **config)
     assert abs(sums.sum()) < 1e-6 and np.abs(sums).max() > 0
     assert (sums % 10 == 0).all()  # cents of sauspiel.de, every payment a multiple of ten
     env = gymnasium.make("Bavarian-v0", opponents="random", **config)
     observation, info = env.reset(seed=0)
-    assert observation.shape == (383,) and info["action_mask"].shape == (49,)
+    assert observation.shape == (403,) and info["action_mask"].shape == (49,)
 
 
 
@@ -191,7 +191,7 @@ def test_command_line_options_reach_the_batch_env_and_trick_gym():
 def test_klopfen_shows_the_first_cards_and_doubles_per_knock():
     env = bavarian_v0.env(klopfen=True, observation_type="information_state")
     assert env.action_space("player_0").n == 51
-    assert env.observation_space("player_0")["observation"].shape == (1453 + 5,)
+    assert env.observation_space("player_0")["observation"].shape == (1473 + 5,)
     env.reset(options={"hands": KONTRA_DEAL})
     assert env.unwrapped.state()["phase"] == "klopfen"
     obs = env.observe("player_0")["observation"]

@@ -182,7 +182,7 @@ def test_defaults_are_the_game_as_it_was():
     env = bavarian_v0.env()
     assert env.unwrapped.config == {} == bavarian_v0.env(tariff="card", pack="long").unwrapped.config
     assert env.action_space("player_0").n == 46
-    assert kernel.OBS_SIZES == (365, 1453, 1581)
+    assert kernel.OBS_SIZES == (385, 1473, 1601)
     assert kernel.make_params().tolist() == kernel.make_params(tariff="card", pack="long").tolist()
 
 

@@ -82,6 +82,22 @@ class Seat:
         known = partner is not None and (self.st["partner_known"] or self.agents.index(partner) == self.me)
         return partner if known else None
 
+    def voids(self, suits: str, trump_ranks: tuple[str, ...]) -> np.ndarray:
+        """Relative seat x (``suits``, trumps): a card of a trick (completed or in progress) that is not of
+        the led effective suit; trumps are the ``trump_ranks`` and the trump suit, or the Unters in a Wenz."""
+        trump = self.st["trump"]
+        ranks = ("U",) if trump == "wenz" else trump_ranks
+
+        def effective(card: str) -> int:
+            return 4 if card[1:] in ranks or card[0] == trump else suits.index(card[0])
+
+        v = np.zeros((4, 5))
+        for trick in [trick["cards"] for trick in self.st["tricks"]] + [self.st["trick"]]:
+            for agent, card in trick[1:]:
+                if effective(card) != effective(trick[0][1]):
+                    v[self.rel(agent), effective(trick[0][1])] = 1
+        return v.ravel()
+
     def trick_history(self, winner_too: bool) -> np.ndarray:
         slots = []
         for t in range(8):
@@ -138,8 +154,10 @@ BAVARIAN = {
     "completed tricks: relative seat × cards it played": lambda s: s.by_seat(s.completed()),
     "card points taken per seat / 120": lambda s: s.per_seat(s.st["points"]) / 120,
     "tricks taken per seat / 8": lambda s: s.per_seat(s.st["tricks_won"]) / 8,
+    "suits shown lacking (did not follow when led): relative seat × (E, G, H, S, trumps)": lambda s: (
+        s.voids("EGHS", ("O", "U"))),
     "the hand as dealt": lambda s: s.cards(s.st["dealt_hands"][s.agents[s.me]]),
-    "completed trick t = 0..7 at 397 + 132 t: leader (4), relative seat × card (128)": lambda s: (
+    "completed trick t = 0..7 at 417 + 132 t: leader (4), relative seat × card (128)": lambda s: (
         s.trick_history(winner_too=False)),
     "cards every seat holds: relative seat × card": Seat.held_by_seat,
 }
@@ -194,6 +212,8 @@ ASSERUFEN = {
     "tricks won per relative seat (count)": lambda s: s.per_seat(s.st["tricks_won"]),
     "card points taken per relative seat": lambda s: s.per_seat(s.st["points"]),
     "tricks completed (count)": lambda s: np.array([float(len(s.st["tricks"]))]),
+    "suits shown lacking (did not follow when led): relative seat × (C, S, H, D, trumps)": lambda s: (
+        s.voids("CSHD", ("Q", "J"))),
     "trick history: 8 tricks x (leader 4, card by relative seat 4 x 32, winner 4)": lambda s: (
         s.trick_history(winner_too=True)),
     "doubling history: 8 slots x the relative seat that said the k-th double": _doubling_history,

@@ -82,7 +82,7 @@ def test_checkpoint_round_trips(tmp_path):
     rebuilt = build_network(checkpoint)
     for key, value in checkpoint["network"].items():
         assert torch.equal(rebuilt.state_dict()[key], value)
-    assert checkpoint["obs_size"] == 365 and checkpoint["num_actions"] == 46
+    assert checkpoint["obs_size"] == 385 and checkpoint["num_actions"] == 46
 
 
 @pytest.mark.parametrize("game", GAMES)

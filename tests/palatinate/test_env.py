@@ -91,9 +91,9 @@ def test_documented_observation_sizes():
         for d in (0, 4, 7):
             n = players
             params = kernel.make_params(players=players, max_doublings=d)
-            assert kernel.observation_size(params, 0) == 79 * n + 117 + d * (n + 3)
-            assert kernel.observation_size(params, 1) == 409 * n + 117 + d * (n + 3)
-            assert kernel.observation_size(params, 2) == 441 * n + 149 + d * (n + 3)
+            assert kernel.observation_size(params, 0) == 84 * n + 117 + d * (n + 3)
+            assert kernel.observation_size(params, 1) == 414 * n + 117 + d * (n + 3)
+            assert kernel.observation_size(params, 2) == 446 * n + 149 + d * (n + 3)
 
 
 # ------------------------------------------------------------------------------------ observation content

@@ -159,7 +159,7 @@ def test_opponent_forms_and_errors():
     mixed = OneSeatEnv("bavarian", opponents=["rules", agents.make("random", "bavarian"), lowest_legal])
     assert [o.name for o in mixed.opponents] == ["rules", "random", "lowest_legal"]
     play_episode(mixed, np.random.default_rng(0), seed=3)
-    assert seen and all(shape == (365,) and mask.any() for shape, mask in seen)
+    assert seen and all(shape == (385,) and mask.any() for shape, mask in seen)
     with pytest.raises(ValueError, match="one player per other seat"):
         OneSeatEnv("bavarian", opponents=["random", "random"])
     with pytest.raises(ValueError, match="an opponent must be"):

@@ -38,7 +38,7 @@ def test_sb3_maskable_ppo_trains_on_the_vector_env_and_enters_the_arena(tmp_path
     result = run_arena("bavarian", [plugin, "random"], 2, 0)
     assert result["hands"] == 2 and len(result["agents"]) == 2
     for game in ("palatinate", "knuffeln"):  # another game's table: refused before a deal, naming both shapes
-        with pytest.raises(ValueError, match=r"trained on a table with observation \(365,\) and 46 actions"):
+        with pytest.raises(ValueError, match=r"trained on a table with observation \(385,\) and 46 actions"):
             run_arena(game, [plugin, "random"], 2, 0)
 
 
