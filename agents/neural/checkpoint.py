@@ -8,6 +8,7 @@ A checkpoint is a dict:
 | ``game``, ``config`` | the game and its env options (the table the network was trained on) |
 | ``obs_size``, ``num_actions``, ``action_names`` | checked against the table before the agent plays |
 | ``obs_blocks`` | the observation's ``(name, size)`` blocks the network reads (the kernel's ``observation_layout``) |
+| ``carried_from_blocks``, ``added_blocks`` | only in memory, on a checkpoint carried as it loaded (below) |
 | ``features`` | the derived features appended to the observation (``agents.neural.derived``: ``cards`` or ``none``) |
 | ``hidden`` | the torso's layer widths (``TrickNet``) |
 | ``head`` | the head that acts: ``"q"`` (Deep Monte-Carlo) or ``"policy"`` (PPO) |
@@ -20,7 +21,8 @@ A checkpoint is a dict:
 before its game's observation gained a block (the Schafkopf games' ``voids``; such a checkpoint has no
 ``obs_blocks``: its blocks are today's without ``ADDED_BLOCKS``) is carried to today's layout as it loads:
 the new block's first-layer weights are zero, so the network plays exactly as it did
-(``input_index_map``), and training can learn to read it.
+(``input_index_map``), and training can learn to read it. Such a checkpoint cannot be resumed (its
+optimizer state has the old width: ``training.resume_checkpoint`` says so); ``--init-from`` starts from it.
 """
 
 from __future__ import annotations
@@ -162,8 +164,10 @@ def carried_to_current_layout(checkpoint: dict, where: str = "checkpoint") -> di
     first = np.zeros((weight.shape[0], new_size), dtype=weight.dtype)
     first[:, target_index] = weight[:, source_index]
     state["input_scale"], state["torso.0.weight"] = torch.from_numpy(scale), torch.from_numpy(first)
+    added = [name for name, _ in current if name not in dict(recorded)]
     return {**checkpoint, "network": state, "obs_size": new_size - derived,
-            "obs_blocks": [list(block) for block in current]}
+            "obs_blocks": [list(block) for block in current],
+            "carried_from_blocks": [list(block) for block in recorded], "added_blocks": added}
 
 
 def build_network(checkpoint: dict) -> TrickNet:

@@ -217,6 +217,9 @@ def resume_checkpoint(path: str, game: str, config: dict, algo: str, seed: int) 
     if saved_seed != seed:
         raise ValueError(f"{path!r} is a run of seed {saved_seed}, not {seed}: a resumed run takes the arguments "
                          "of the run it continues")
+    if checkpoint.get("carried_from_blocks") is not None:
+        raise ValueError(f"{path!r} was saved before the observation gained {checkpoint['added_blocks']}: its "
+                         "optimizer state does not fit the wider network; start a new run with --init-from it")
     return checkpoint
 
 

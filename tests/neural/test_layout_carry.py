@@ -16,7 +16,7 @@ from agents.neural.checkpoint import (
     save_checkpoint,
 )
 from agents.neural.rollout import make_batch_env
-from agents.neural.training import new_network
+from agents.neural.training import new_network, resume_checkpoint, starting_checkpoint
 from trick_core.layout import block_starts
 
 GAMES = ("bavarian", "palatinate", "asserufen")
@@ -91,3 +91,12 @@ def test_blocks_that_do_not_add_up_are_refused():
     legacy = without_voids(random_network_checkpoint("palatinate"))
     with pytest.raises(ValueError, match="add up to .* not its obs_size"):
         carried_to_current_layout({**legacy, "obs_size": legacy["obs_size"] + 1})
+
+
+def test_an_old_run_cannot_be_resumed_but_can_be_started_from(tmp_path):
+    legacy = {**without_voids(random_network_checkpoint("asserufen")), "resume": {"optimizer": {}}}
+    save_checkpoint(tmp_path / "old_run.pt", legacy)
+    with pytest.raises(ValueError, match=r"before the observation gained \['voids'\].*--init-from"):
+        resume_checkpoint(str(tmp_path / "old_run.pt"), "asserufen", {}, "ppo", seed=1)
+    assert starting_checkpoint(str(tmp_path / "old_run.pt"), "asserufen", {})["obs_blocks"] == [
+        list(block) for block in observation_blocks("asserufen", {})]
