@@ -58,22 +58,19 @@ turner's team wins weighted by ``turn_likelihood`` (the Bayes correction of ``ag
 talk turns stay silent. The Knüffeln solver is exact for the last tricks only (its docstring says from
 which trick); before that it plays the heuristic.
 
-**Inference** (``inference="heuristic"``): worlds drawn from legality alone ignore what the other seats'
-plays show (a seat that did not trump a trick it could have won cheaply probably holds no small trump).
-Following Rebstock et al. (2019, "Policy-based inference in trick-taking card games"), each world is weighted
-by the probability, under a model of the other players, of every card they have played this hand: the model
-is the game's compiled playout policy (the club habits of the ``pimc`` playouts), which plays its
-heuristic card with probability ``trust`` and any legal card otherwise, so an observed card has probability
-``trust * [the heuristic's card] + (1 - trust) / legal cards``. The agent draws ``oversample`` times
-``worlds`` candidate worlds, replays the hand in each (from its deal, ``init_state``, with the kernel's
-recorded history), weights it, and keeps ``worlds`` of them drawn in proportion to the weights (importance
-resampling: the solved values then need no weights, and a world drawn twice is solved once). Only card
-plays are weighed: the playout policy's other decisions are defaults or random, and say little about a
-hand. ``inference="off"`` (the default) draws the worlds from legality alone, in compiled code: inference
-did not help in the measurement (Bavarian, against ``off``: ``docs/results.md``, "pimc_dd").
+**Inference** (``inference="heuristic"`` or ``"neural"``): worlds drawn from legality alone ignore what the
+other seats' decisions show. With inference on, the agent draws ``oversample`` times ``worlds`` candidate
+worlds, weights each by the likelihood of the other seats' decisions this hand under a model of them (the
+compiled playout policy's heuristic card, or a trained network reading each seat's observation in that world:
+``agents.search.world_inference``, after Rebstock et al. 2019), each mixed with a uniform choice by ``trust``,
+and keeps ``worlds`` of them drawn in proportion to the weights (importance resampling: the solved values then
+need no weights, and a world drawn twice is solved once). ``network`` names the checkpoint of
+``inference="neural"`` (default: the one shipped for the game). ``inference="off"`` (the default) draws the
+worlds from legality alone, in compiled code: neither model helped in the measurements (Bavarian, against
+``off``: ``docs/results.md``, "pimc_dd").
 
 Use: ``agents.make("pimc_dd", game, worlds=..., inference=..., exact_tricks=..., search_tricks=..., blend=...)``,
-or on the arena's command line ``"pimc_dd[worlds=24,inference=off,blend=0.5,seed=1]"``.
+or on the arena's command line ``"pimc_dd[worlds=24,inference=neural,blend=0.5,seed=1]"``.
 """
 
 from __future__ import annotations
@@ -83,7 +80,6 @@ import time
 
 import numpy as np
 
-from trick_core import drivers
 from trick_core.bits import make_rng
 from trick_core.registry import game_spec
 
@@ -93,12 +89,13 @@ from . import outcomes as search_outcomes
 from .knuffeln import DEFAULT_TURN_LIKELIHOOD, DEFAULT_TURN_THRESHOLD, KnuffelnTurning
 from .pimc import CAUTIOUS_ACTIONS
 from .pimc_random import nan_mean
+from .world_inference import NeuralPlayInference, PlayInference, resampled_indices
 
 DEFAULT_WORLDS = 24
 """Worlds solved per card decision (chosen by the decision-time budget, ``docs/results.md``)."""
 DEFAULT_BID_WORLDS_FACTOR = 4
 """``bid_worlds`` is this many times ``worlds`` unless given."""
-INFERENCE_MODES = ("off", "heuristic")
+INFERENCE_MODES = ("off", "heuristic", "neural")
 DEFAULT_INFERENCE = "off"
 DEFAULT_TRUST = 0.5
 DEFAULT_OVERSAMPLE = 4
@@ -118,7 +115,8 @@ class DoubleDummyPIMCAgent(base.ActionValueAgent):
     def __init__(self, game: str, worlds: int = DEFAULT_WORLDS, bid_worlds: int | None = None,
                  inference: str = DEFAULT_INFERENCE, trust: float = DEFAULT_TRUST, oversample: int = DEFAULT_OVERSAMPLE,
                  exact_tricks: int | None = None, fallback: bool = True, search_tricks: int | None = None,
-                 blend: float = DEFAULT_BLEND, cautious: bool = True, seed: int | None = None) -> None:
+                 blend: float = DEFAULT_BLEND, cautious: bool = True, network: str | None = None,
+                 seed: int | None = None) -> None:
         super().__init__(game, seed)
         self.solver = search_outcomes.solver_function(self.game)  # fails here, not mid-hand, for an unsolved game
         self.exact_tricks = min(DEFAULT_EXACT_TRICKS, self.solver.exact_tricks) if exact_tricks is None else (
@@ -131,6 +129,9 @@ class DoubleDummyPIMCAgent(base.ActionValueAgent):
         if inference not in INFERENCE_MODES:
             raise ValueError(f"inference must be one of {INFERENCE_MODES}, got {inference!r}")
         self.inference = inference
+        if network is not None and inference != "neural":
+            raise ValueError(f"network names the model of inference=neural; this agent has inference={inference!r}")
+        self.network = network
         self.trust = base.probability(trust, "trust")
         self.oversample = base.positive_int(oversample, "oversample")
         if isinstance(blend, bool) or not isinstance(blend, (int, float)) or not 0.0 <= float(blend) < float("inf"):
@@ -231,7 +232,8 @@ class DoubleDummyPIMCAgent(base.ActionValueAgent):
     def _inferred_values(self, world, seat: int, actions: np.ndarray, count: int, rng: np.ndarray) -> np.ndarray:
         """The solved values in ``count`` worlds drawn by importance resampling (module docstring)."""
         if self._inference is None:
-            self._inference = PlayInference(world, self.trust)
+            self._inference = (NeuralPlayInference(world, self.trust, self.network) if self.inference == "neural"
+                               else PlayInference(world, self.trust))
         candidates, weights = self._inference.weighted_worlds(world, seat, self.oversample * count, rng)
         kept = resampled_indices(weights, count, self.rng)
         if self._table is None:
@@ -262,8 +264,9 @@ class DoubleDummyPIMCAgent(base.ActionValueAgent):
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(game={self.game!r}, worlds={self.worlds}, bid_worlds={self.bid_worlds}, "
-                f"inference={self.inference!r}, exact_tricks={self.exact_tricks}, search_tricks="
-                f"{self.search_tricks}, fallback={self.fallback}, blend={self.blend}, cautious={self.cautious})")
+                f"inference={self.inference!r}, network={self.network!r}, exact_tricks={self.exact_tricks}, "
+                f"search_tricks={self.search_tricks}, fallback={self.fallback}, blend={self.blend}, "
+                f"cautious={self.cautious})")
 
 
 class KnuffelnDoubleDummyAgent(DoubleDummyPIMCAgent, KnuffelnTurning):
@@ -292,89 +295,6 @@ class KnuffelnDoubleDummyAgent(DoubleDummyPIMCAgent, KnuffelnTurning):
     def __repr__(self) -> str:
         return (f"KnuffelnDoubleDummyAgent(worlds={self.worlds}, inference={self.inference!r}, "
                 f"blend={self.blend}, turn_threshold={self.turn_threshold}, turn_likelihood={self.turn_likelihood})")
-
-
-class PlayInference:
-    """Weights of sampled worlds by the likelihood of the other seats' card plays (module docstring)."""
-
-    def __init__(self, world, trust: float) -> None:
-        spec = game_spec(world.game_name)
-        self.kernel = spec.kernel()
-        self.policy = spec.policy()
-        self.resample_hidden = drivers.compiled(self.kernel).resample_hidden
-        self.trust = trust
-        self.is_card = base.card_actions(world) & ~base.turn_actions(world)
-        self.effective_shares: list[float] = []
-
-    def weighted_worlds(self, world, seat: int, count: int, rng: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-        """``count`` redeals of ``world``'s hidden cards (compiled, from what ``seat`` knows) and the
-        likelihood of the other seats' card plays in each."""
-        base = world.kernel_state()
-        states, weights = [], np.zeros(count, dtype=np.float64)
-        for _ in range(count):
-            sampled = np.empty_like(base)
-            if not self.resample_hidden(base, seat, rng, sampled):
-                continue
-            states.append(sampled)
-            weights[len(states) - 1] = np.exp(self.log_likelihood(world, sampled, seat))
-        if not states:
-            raise RuntimeError(f"{world.game_name}: found no deal consistent with what seat {seat} knows")
-        weights = weights[: len(states)]
-        self.effective_shares.append(effective_share(weights))
-        return states, weights
-
-    def log_likelihood(self, world, sampled: np.ndarray, seat: int) -> float:
-        """Log-probability of the other seats' card plays in ``sampled`` under the trusted playout policy;
-        0 (no information) where the hand does not replay from its deal (a world the replay cannot
-        reproduce is kept at the legality prior rather than dropped)."""
-        kernel = self.kernel
-        length = int(sampled[kernel.S_HISTORY_LENGTH])
-        seats = sampled[kernel.S_HISTORY_SEATS: kernel.S_HISTORY_SEATS + length]
-        history = sampled[kernel.S_HISTORY_ACTIONS: kernel.S_HISTORY_ACTIONS + length]
-        if not any(self.is_card[a] and s != seat for s, a in zip(seats.tolist(), history.tolist(), strict=True)):
-            return 0.0
-        state = self.hand_start(world, sampled)
-        mask = np.zeros(kernel.MAX_ACTIONS, dtype=np.int8)
-        policy_rng = make_rng(0)  # the heuristic card takes no random draw at trust's epsilon 0
-        total = 0.0
-        for actor, action in zip(seats.tolist(), history.tolist(), strict=True):
-            kernel.legal_action_mask(state, mask)
-            if kernel.current_seat(state) != actor or not mask[action]:
-                return 0.0
-            if actor != seat and self.is_card[action]:
-                legal_cards = int(np.count_nonzero(mask[: self.is_card.size][self.is_card]))
-                chosen = int(self.policy.heuristic_action(state, policy_rng, 0.0))
-                total += np.log(self.trust * (chosen == action) + (1.0 - self.trust) / legal_cards)
-            kernel.apply_action(state, action)
-        return total
-
-    def hand_start(self, world, sampled: np.ndarray) -> np.ndarray:
-        """The kernel state at the deal of the hand that ``sampled`` (a redeal of ``world``) is in, from which
-        the kernel's recorded history replays to ``sampled``."""
-        deal = world._deal_from_state(sampled)  # the world is a sample: nothing of the real table (agents.base)
-        state = np.empty_like(sampled)
-        self.kernel.init_state(state, world._params, deal.dealer, deal.cards)
-        return state
-
-    def mean_effective_share(self) -> float:
-        return float(np.mean(self.effective_shares)) if self.effective_shares else float("nan")
-
-
-def effective_share(weights: np.ndarray) -> float:
-    """Kish's effective sample size of ``weights`` as a share of their number (1: all equal)."""
-    total = float(np.sum(weights))
-    return total * total / (weights.size * float(np.sum(weights * weights))) if total > 0 else 0.0
-
-
-def resampled_indices(weights: np.ndarray, count: int, rng: np.random.Generator) -> list[int]:
-    """``count`` indices drawn in proportion to ``weights`` (systematic resampling: low variance, and each
-    index is drawn about ``count * weight / total`` times); uniform where every weight is 0."""
-    total = float(np.sum(weights))
-    probabilities = weights / total if total > 0 else np.full(weights.size, 1.0 / weights.size)
-    positions = (rng.random() + np.arange(count)) / count
-    cumulative = np.cumsum(probabilities)
-    cumulative[-1] = 1.0
-    return np.searchsorted(cumulative, positions, side="right").tolist()
 
 
 def make_pimc_dd(game: str, **kwargs) -> DoubleDummyPIMCAgent:

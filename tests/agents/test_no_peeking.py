@@ -22,6 +22,7 @@ AGENTS = [
     ("ismcts", {"iterations": 40}),
     ("pimc_dd", {"worlds": 3, "bid_worlds": 3}),
     ("pimc_dd", {"worlds": 3, "bid_worlds": 3, "inference": "heuristic", "fallback": False}),
+    ("pimc_dd", {"worlds": 3, "bid_worlds": 3, "inference": "neural", "fallback": False}),
 ]
 
 
@@ -114,8 +115,8 @@ def test_twin_tables_look_the_same_to_the_acting_seat(game, config):
                               for name, kwargs in AGENTS])
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
 def test_agent_decides_the_same_on_twin_tables(game, config, name, kwargs):
-    if name == "pimc_neural" and (config or not neural_available(game)):
-        pytest.skip("pimc_neural plays the configurations with a shipped network")
+    if (name == "pimc_neural" or kwargs.get("inference") == "neural") and (config or not neural_available(game)):
+        pytest.skip(f"{name} {kwargs.get('inference', '')} reads a network: the configurations with a shipped one")
     for index, (table, twin) in enumerate(decision_points(game, config, count=8, seed=22)):
         agent = table.agent_selection
         first = make(name, game, seed=index, **kwargs)

@@ -7,13 +7,8 @@ import pytest
 from agents import make
 from agents.arena import run_matches
 from agents.base import card_actions
-from agents.search.pimc_dd import (
-    DoubleDummyPIMCAgent,
-    KnuffelnDoubleDummyAgent,
-    PlayInference,
-    effective_share,
-    resampled_indices,
-)
+from agents.search.pimc_dd import DoubleDummyPIMCAgent, KnuffelnDoubleDummyAgent
+from agents.search.world_inference import NeuralPlayInference, PlayInference, effective_share, resampled_indices
 from tests.agents.test_no_peeking import decision_points
 from trick_core.registry import VARIANTS, game_spec, make_env, variant_id
 
@@ -47,6 +42,7 @@ def test_options_and_defaults():
         ("pimc_dd[search_tricks=0]", "palatinate", "search_tricks"),
         ("pimc_dd[blend=-0.5]", "bavarian", "blend"),
         ("pimc_dd[blend=yes]", "knuffeln", "blend"),
+        ("pimc_dd[network=x.pt]", "bavarian", "network"),  # a network without inference=neural
     ],
 )
 def test_bad_options_raise_clear_errors(spec, game, message):
@@ -54,9 +50,11 @@ def test_bad_options_raise_clear_errors(spec, game, message):
         make(spec, game)
 
 
-@pytest.mark.parametrize(("inference", "fallback"), [("off", True), ("heuristic", False)])
+@pytest.mark.parametrize(("inference", "fallback"), [("off", True), ("heuristic", False), ("neural", False)])
 @pytest.mark.parametrize(("game", "config"), VARIANTS, ids=VARIANT_IDS)
 def test_plays_only_legal_actions_over_whole_hands(game, config, inference, fallback):
+    if inference == "neural" and config:
+        pytest.skip("inference=neural reads a network trained on the table: shipped for the default tables")
     env = make_env(game, **config)
     agent = make("pimc_dd", game, inference=inference, fallback=fallback, seed=2, **SMALL)
     for hand in range(2):
@@ -127,6 +125,68 @@ def test_effective_share_and_resampling():
     assert sorted(resampled_indices(np.zeros(4), 4, rng)) == [0, 1, 2, 3]
 
 
+SHIPPED_GAMES = ["bavarian", "palatinate", "asserufen", "knuffeln"]
+
+
+def neural_table_late_in_a_hand(game: str, seed: int):
+    """``(env, deal seed, actions)``: a table where every decision so far was the shipped network's own
+    (greedy) and at least twelve cards have been played, ``player_0`` to act with a choice."""
+    env = make_env(game)
+    network = make("neural", game)
+    is_card = card_actions(env)
+    for deal in range(seed, seed + 40):
+        env.reset(seed=deal)
+        actions = []
+        while not env.terminations[env.agent_selection]:
+            choice = len(env.unwrapped.legal_actions()) > 1
+            if env.agent_selection == "player_0" and choice and np.count_nonzero(is_card[actions]) >= 12:
+                return env, deal, actions
+            actions.append(network.act(env, env.agent_selection))
+            env.step(actions[-1])
+    raise AssertionError(f"{game}: no late decision of player_0 in 40 deals from {seed}")
+
+
+@pytest.mark.parametrize("game", SHIPPED_GAMES)
+def test_neural_inference_favours_worlds_that_explain_the_networks_decisions(game):
+    """In a hand the network played at every seat, the real deal explains every decision seen: it weighs at
+    least as much as the candidate worlds' mean, and the weights are not all equal."""
+    env, _, _ = neural_table_late_in_a_hand(game, 40)
+    inference = NeuralPlayInference(env.unwrapped, 0.5)
+    real = inference.log_likelihoods(env.unwrapped, [env.unwrapped.kernel_state()], 0)[0]
+    states, weights = inference.weighted_worlds(env.unwrapped, 0, 64, np.array([11], dtype=np.uint64))
+    assert real < 0.0 and len(states) == 64 and weights.std() > 0
+    assert np.exp(real) >= weights.mean()
+
+
+def test_neural_inference_weighs_every_decision_of_the_other_seats_with_a_choice():
+    """The replay collects the other seats' decisions with more than one legal action, each observed from the
+    actor's own seat: what the table showed that seat when it decided."""
+    env, deal, actions = neural_table_late_in_a_hand("bavarian", 40)
+    inference = NeuralPlayInference(env.unwrapped, 0.5)
+    observations, masks, seen_actions = inference.decisions_seen(env.unwrapped, env.unwrapped.kernel_state(), 0)
+    replay = make_env("bavarian")
+    replay.reset(seed=deal)
+    expected = []
+    for action in actions:
+        agent = replay.agent_selection
+        if agent != "player_0" and len(replay.unwrapped.legal_actions()) > 1:
+            expected.append((replay.observe(agent), action))
+        replay.step(action)
+    assert len(observations) == len(expected) > 8
+    for observation, mask, action, (wanted, wanted_action) in zip(observations, masks, seen_actions, expected,
+                                                                  strict=True):
+        np.testing.assert_array_equal(observation, wanted["observation"])
+        np.testing.assert_array_equal(mask, wanted["action_mask"].astype(bool))
+        assert action == wanted_action
+
+
+def test_neural_inference_refuses_a_table_its_network_was_not_trained_on():
+    env = make_env("palatinate", players=4)
+    env.reset(seed=3)
+    with pytest.raises(ValueError, match="trained on"):
+        NeuralPlayInference(env.unwrapped, 0.5)
+
+
 def first_card_play(game: str, seed: int):
     """A table at the first card play of a hand (bids and calls by the rule-based players), and the seat to act:
     of the deal ``seed``, or the next deal that is not thrown in."""
@@ -172,7 +232,7 @@ def test_beats_random_in_a_small_match():
 def test_no_peeking_twin_tables_get_the_same_decision(game, config):
     for index, (table, twin) in enumerate(decision_points(game, config, count=4, seed=23)):
         agent = table.agent_selection
-        for inference in ("off", "heuristic"):
+        for inference in ("off", "heuristic", "neural")[: 3 if not config else 2]:  # networks: default tables
             options = {"inference": inference, "fallback": False, **SMALL}
             first = make("pimc_dd", game, seed=index, **options)
             second = make("pimc_dd", game, seed=index, **options)
