@@ -15,7 +15,9 @@ command in ``agents/neural/checkpoints/<game>.json``): every option given on the
    the RL stage's network for that many decisions with another seed, and the network shipped is the mean of
    the weights of the RL stage's network and of the continuation's checkpoints every ``--average-every``
    decisions (``experiments/average.py``): in both games that mean beat the RL stage's network head to head.
-   ``--average-rounds R`` repeats the stage, each round continuing the previous round's average (seed + 10 r).
+   ``--average-rounds R`` repeats the stage, each round continuing the previous round's average (seed + 10 r);
+   ``--average-later-decisions`` and ``--average-later-cpu-minutes`` give the rounds after the first their own
+   length and CPU minutes.
 
 The budget is counted in CPU minutes (this process, its threads and its finished workers): on a machine
 whose cores other work shares, wall time says more about the other work than about the training. The
@@ -74,6 +76,10 @@ class Recipe:
     """CPU minutes of the budget kept for each round of the weight-averaging stage"""
     average_rounds: int = 1
     """rounds of weight averaging, each continuing the previous round's average"""
+    average_later_decisions: int = 0
+    """decisions of the continuation of each round after the first (0: ``average_decisions``)"""
+    average_later_cpu_minutes: float = 0.0
+    """CPU minutes kept for each round after the first (0: ``average_cpu_minutes``)"""
 
 
 RECIPES = {
@@ -138,6 +144,12 @@ class Args(GameArgs):
     """rounds of weight averaging: round r continues the previous round's average (the first: the RL stage's
     network) with seed + 10 r and averages it with that continuation's checkpoints, in ``average`` (round 1)
     or ``average_r`` (default: the game's recipe)"""
+    average_later_decisions: int | None = None
+    """decisions of the continuation of each round after the first (0: ``average_decisions``; default: the
+    game's recipe)"""
+    average_later_cpu_minutes: float | None = None
+    """CPU minutes kept for each round after the first (0: ``average_cpu_minutes``; default: the game's
+    recipe)"""
     progress: bool = True
     """show progress bars"""
 
@@ -197,7 +209,27 @@ def average_args(args: Args, run_dir: Path, init_from: str | None, cpu_minutes: 
     (the network the round starts from), with its own seed, length, checkpoints and budget."""
     stage = rl_args(args, run_dir, init_from, cpu_minutes, wall_minutes)
     return dataclasses.replace(stage, seed=args.seed + AVERAGE_SEED_OFFSET * round_number,
-                               total_decisions=args.average_decisions, eval_every=args.average_every)
+                               total_decisions=round_decisions(args, round_number), eval_every=args.average_every)
+
+
+def round_decisions(args: Args, round_number: int) -> int:
+    """Decisions of round ``round_number``'s continuation: ``average_decisions`` in the first round,
+    ``average_later_decisions`` (where set) in the others."""
+    return args.average_later_decisions if round_number > 1 and args.average_later_decisions else (
+        args.average_decisions)
+
+
+def round_cpu_minutes(args: Args, round_number: int) -> float:
+    """CPU minutes kept for round ``round_number`` (``average_cpu_minutes``, or ``average_later_cpu_minutes``
+    after the first round where set)."""
+    return args.average_later_cpu_minutes if round_number > 1 and args.average_later_cpu_minutes else (
+        args.average_cpu_minutes)
+
+
+def reserved_cpu_minutes(args: Args, after_round: int) -> float:
+    """CPU minutes kept for the rounds after ``after_round`` (0: all of them)."""
+    rounds = args.average_rounds if args.average_decisions else 0
+    return sum(round_cpu_minutes(args, r) for r in range(after_round + 1, rounds + 1))
 
 
 def average_folder(root: Path, round_number: int) -> Path:
@@ -223,17 +255,22 @@ def check_average(args: Args) -> None:
     non_negative_int(args.average_decisions, "average_decisions")
     positive_int(args.average_every, "average_every")
     positive_int(args.average_rounds, "average_rounds")
+    non_negative_int(args.average_later_decisions, "average_later_decisions")
     if not args.average_decisions:
         return
-    if not 0 <= args.average_cpu_minutes * args.average_rounds < args.budget_cpu_minutes:
-        raise ValueError(f"average_cpu_minutes x average_rounds must lie in [0, budget_cpu_minutes="
-                         f"{args.budget_cpu_minutes}), got {args.average_cpu_minutes!r} x {args.average_rounds}")
+    if args.average_cpu_minutes < 0 or args.average_later_cpu_minutes < 0 or not (
+            reserved_cpu_minutes(args, 0) < args.budget_cpu_minutes):
+        raise ValueError(f"the CPU minutes kept for the averaging rounds (average_cpu_minutes, "
+                         f"average_later_cpu_minutes) must be >= 0 and their sum below budget_cpu_minutes="
+                         f"{args.budget_cpu_minutes}, got {reserved_cpu_minutes(args, 0)!r}")
     if not args.eval_hands:
         raise ValueError("the weight-averaging stage averages the checkpoints its evaluations write: "
                          "eval_hands must be positive when average_decisions is")
-    if args.average_every > args.average_decisions:
-        raise ValueError(f"average_every ({args.average_every}) exceeds average_decisions "
-                         f"({args.average_decisions}): there would be one checkpoint to average")
+    for round_number in range(1, args.average_rounds + 1):
+        if args.average_every > round_decisions(args, round_number):
+            raise ValueError(f"average_every ({args.average_every}) exceeds the decisions of averaging round "
+                             f"{round_number} ({round_decisions(args, round_number)}): there would be one "
+                             "checkpoint to average")
     stage = average_args(args, Path(args.runs_dir) / "average", None, args.average_cpu_minutes, None)
     check_args(stage, ALGORITHMS[args.algo].ALGO, warm_started=True)
 
@@ -271,14 +308,13 @@ def main(args: Args) -> dict:
             None if args.budget_wall_minutes is None else args.budget_wall_minutes - spent_wall)
 
     cpu_left, wall_left = left()
-    reserve = args.average_cpu_minutes * rounds
-    result = ALGORITHMS[args.algo].main(rl_args(args, root / "rl", warm["final"], cpu_left - reserve, wall_left))
+    result = ALGORITHMS[args.algo].main(rl_args(args, root / "rl", warm["final"],
+                                                cpu_left - reserved_cpu_minutes(args, 0), wall_left))
     final = result["final"]
     for round_number in range(1, rounds + 1):
         cpu_left, wall_left = left()
-        reserve = args.average_cpu_minutes * (rounds - round_number)
-        final = average_round(args, average_folder(root, round_number), final, cpu_left - reserve, wall_left,
-                              round_number)
+        final = average_round(args, average_folder(root, round_number), final,
+                              cpu_left - reserved_cpu_minutes(args, round_number), wall_left, round_number)
     summary = {
         "game": args.game, "warm_start": warm["final"], "rl": result["final"], "final": final,
         "cpu_minutes": (cpu_seconds() - start_cpu) / 60, "wall_minutes": (time.perf_counter() - start_wall) / 60,

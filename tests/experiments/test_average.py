@@ -82,24 +82,29 @@ def test_the_shipping_record_follows_the_chain_through_the_shipped_network(tmp_p
     assert [stage["seed"] for stage in chain[len(record["stages"]):]] == [11, None]
 
 
-@pytest.mark.parametrize("rounds", [1, 2])
-def test_a_tiny_pipeline_ships_the_average_of_its_rl_stage_and_continuation(rounds, tmp_path):
+@pytest.mark.parametrize(("rounds", "later"), [(1, 0), (2, 0), (2, 512)])
+def test_a_tiny_pipeline_ships_the_average_of_its_rl_stage_and_continuation(rounds, later, tmp_path):
+    """Each round averages its start with one checkpoint every ``average_every`` decisions of its continuation:
+    768 decisions (three) in the first round, and in the later ones ``average_later_decisions`` where set
+    (512: two)."""
     args = pipeline.Args(
         game="bavarian", runs_dir=str(tmp_path), teacher_decisions=200, warm_epochs=1, workers=1, hidden=(16,),
         eval_hands=1, eval_every=512, budget_cpu_minutes=30.0, budget_wall_minutes=30.0, progress=False,
         rl=["num_envs=16", "rollout_steps=16", "minibatch_size=64", "update_epochs=1", "total_decisions=512",
             "eval_opponent=random"],
         average_decisions=768, average_every=256, average_cpu_minutes=10.0, average_rounds=rounds,
+        average_later_decisions=later,
     )
     summary = pipeline.main(args)
     network = summary["final"]
     for round_number in range(rounds, 0, -1):  # back from the last round's average to the RL stage's network
         ingredients = load_checkpoint(network)["training"]["ingredients"]
-        assert len(ingredients) == 1 + 3 and Path(ingredients[-1]).parent.parent.name == \
+        decisions = later if round_number > 1 and later else 768
+        assert len(ingredients) == 1 + decisions // 256 and Path(ingredients[-1]).parent.parent.name == \
             ("average" if round_number == 1 else f"average_{round_number}")
         continuation = load_checkpoint(ingredients[-1])["training"]
         assert continuation["args"]["seed"] == args.seed + pipeline.AVERAGE_SEED_OFFSET * round_number
-        assert continuation["args"]["init_from"] == ingredients[0] and continuation["decisions"] >= 768
+        assert continuation["args"]["init_from"] == ingredients[0] and continuation["decisions"] >= decisions
         network = ingredients[0]
     assert network == summary["rl"], "the first round starts from the RL stage's network, each next from an average"
     chain = ship.stages(summary["final"])
@@ -110,10 +115,14 @@ def test_a_tiny_pipeline_ships_the_average_of_its_rl_stage_and_continuation(roun
 
 @pytest.mark.parametrize(("overrides", "complaint"), [
     ({"eval_hands": 0}, "eval_hands must be positive when average_decisions is"),
-    ({"average_every": 10**9}, "exceeds average_decisions"),
+    ({"average_every": 10**9}, "exceeds the decisions of averaging round 1"),
     ({"average_decisions": -1}, "average_decisions must be a non-negative integer"),
-    ({"average_cpu_minutes": 500.0}, r"average_cpu_minutes x average_rounds must lie in \[0, budget_cpu_minutes"),
-    ({"average_rounds": 4}, r"average_cpu_minutes x average_rounds must lie in \[0, budget_cpu_minutes"),
+    ({"average_cpu_minutes": 500.0}, "their sum below budget_cpu_minutes"),
+    ({"average_rounds": 4}, "their sum below budget_cpu_minutes"),
+    ({"average_rounds": 2, "average_later_cpu_minutes": 130.0}, "their sum below budget_cpu_minutes"),
+    ({"average_later_cpu_minutes": -1.0}, "must be >= 0"),
+    ({"average_rounds": 2, "average_later_decisions": 1000}, "exceeds the decisions of averaging round 2"),
+    ({"average_later_decisions": -5}, "average_later_decisions must be a non-negative integer"),
     ({"average_rounds": 0}, "average_rounds must be a positive integer"),
 ])
 def test_the_averaging_stage_is_checked_before_the_warm_start(overrides, complaint, tmp_path):

@@ -87,8 +87,8 @@ with the scripts' default of 2 M, the recipe's stage inherits the RL stage's 3 M
 def check_averaging(recipe: dict, round_number: int, continuation: dict, soup: dict) -> None:
     """Two stages of the record after its RL stage are a round of the recipe's weight averaging: a
     continuation with its settings (resumed or not; round r's seed is the first round's + 10 (r - 1)) that
-    ran the recipe's decisions, and the mean of the network it started from and one continuation checkpoint
-    every ``average_every`` decisions."""
+    ran the recipe's decisions (``average_later_decisions`` after the first round, where set), and the mean
+    of the network it started from and one continuation checkpoint every ``average_every`` decisions."""
     words = shlex.split(continuation["command"])
     assert words[:3] == ["python", "-m", "experiments.ppo"]
     stage = dataclasses.asdict(tyro.cli(ppo.Args, args=words[3:]))
@@ -98,14 +98,15 @@ def check_averaging(recipe: dict, round_number: int, continuation: dict, soup: d
     expected["seed"] += pipeline.AVERAGE_SEED_OFFSET * (round_number - 1)
     assert {key: value for key, value in stage.items() if key not in ignored} == expected
     every = recipe["average_every"]
-    decisions, asked = continuation["decisions"], recipe["average_decisions"]
+    later = round_number > 1 and recipe["average_later_decisions"]
+    decisions, asked = continuation["decisions"], recipe["average_later_decisions" if later else "average_decisions"]
     assert asked - every // 10 < decisions < asked + every // 100, \
         "the continuation ran the recipe's decisions (or stopped by its CPU limit within a tenth of a checkpoint)"
     words = shlex.split(soup["command"])
     assert words[:3] == ["python", "-m", "experiments.average"] and soup["algo"] == "average"
     ingredients = words[words.index("--checkpoints") + 1:words.index("--out")]
     steps = [int(re.fullmatch(r".*/eval/decisions_(\d+)\.pt", path).group(1)) for path in ingredients[1:]]
-    assert [round(step / every) for step in steps] == list(range(1, recipe["average_decisions"] // every + 1))
+    assert [round(step / every) for step in steps] == list(range(1, asked // every + 1))
 
 
 @pytest.mark.parametrize("game", sorted(RECORDS))
