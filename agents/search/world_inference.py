@@ -151,6 +151,10 @@ class NeuralPlayInference(PlayInference):
         np.add.at(totals, owners.astype(np.int64), terms)
         return totals
 
+    def log_likelihood(self, world, sampled: np.ndarray, seat: int) -> float:
+        """The network's log-likelihood of one world (not the inherited heuristic's)."""
+        return float(self.log_likelihoods(world, [sampled], seat)[0])
+
     def decisions_seen(self, world, sampled: np.ndarray, seat: int) -> tuple | None:
         """``(observations, legal masks, actions)`` of every decision with a choice that another seat than
         ``seat`` took in ``sampled``'s hand, each observation the actor's own in the world; None where the

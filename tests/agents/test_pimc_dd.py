@@ -152,7 +152,7 @@ def test_neural_inference_favours_worlds_that_explain_the_networks_decisions(gam
     least as much as the candidate worlds' mean, and the weights are not all equal."""
     env, _, _ = neural_table_late_in_a_hand(game, 40)
     inference = NeuralPlayInference(env.unwrapped, 0.5)
-    real = inference.log_likelihoods(env.unwrapped, [env.unwrapped.kernel_state()], 0)[0]
+    real = inference.log_likelihood(env.unwrapped, env.unwrapped.kernel_state(), 0)
     states, weights = inference.weighted_worlds(env.unwrapped, 0, 64, np.array([11], dtype=np.uint64))
     assert real < 0.0 and len(states) == 64 and weights.std() > 0
     assert np.exp(real) >= weights.mean()
